@@ -1,0 +1,102 @@
+"""`reports gate`: fail CI on failures that no active expectation covers.
+
+Exit codes (also in --help and docs/reports.md):
+  0  every fail / error / xfail in the latest runs is covered by an active expectation
+  1  at least one is not covered: a new regression (or an expectation that expired)
+  2  usage or input error: a missing or unreadable results path, a malformed
+     expectations file, or no result records at all
+  3  only with --strict: nothing uncovered, but some expectation has expired
+     or is stale (every result it matches now passes)
+
+xfail rows count as failures here: the plugin marked them against the
+expectations it had at run time, and the gate judges them again against the
+files it is given, so that an expectation that expired since still fails the
+build. Plain Python on purpose: no JVM start-up in the CI gate.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from dataclasses import dataclass, field
+
+from fixtures import expectations as exp_mod
+
+from . import results_py
+from .schema import PASSING
+
+FAILING = ("fail", "error", "xfail")
+
+EXIT_OK, EXIT_UNCOVERED, EXIT_USAGE, EXIT_STRICT = 0, 1, 2, 3
+
+
+@dataclass
+class GateResult:
+    rows: int = 0
+    implementations: list[str] = field(default_factory=list)
+    covered: list[tuple] = field(default_factory=list)     # (row, expectation)
+    uncovered: list[dict] = field(default_factory=list)
+    expired: list = field(default_factory=list)            # (expectation, rows it would cover)
+    stale: list = field(default_factory=list)              # (expectation, rows it matches)
+    unused: list = field(default_factory=list)             # active, matches no row at all
+
+
+def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
+    res = GateResult(rows=len(rows), implementations=sorted({r["impl"] for r in rows}))
+    for row in rows:
+        if row["outcome"] not in FAILING:
+            continue
+        e = exp_mod.find(expectations, row["impl"], row["vector_id"], row["clause_ids"], today)
+        if e is None:
+            res.uncovered.append(row)
+        else:
+            res.covered.append((row, e))
+    for e in expectations:
+        matched = [r for r in rows if e.matches(r["impl"], r["vector_id"], list(r["clause_ids"]))]
+        if not e.active(today):
+            res.expired.append((e, [r for r in matched if r["outcome"] in FAILING]))
+        elif not matched:
+            res.unused.append(e)
+        elif all(r["outcome"] in PASSING for r in matched):
+            res.stale.append((e, matched))
+    return res
+
+
+def _describe(e) -> str:
+    target = f"vector {e.vector!r}" if e.vector is not None else f"clause {e.clause!r}"
+    return f"{e.source}: implementation {e.implementation!r}, {target}"
+
+
+def report(res: GateResult, out=sys.stdout) -> None:
+    for row in res.uncovered:
+        msg = (row.get("message") or "").strip().splitlines()
+        first = msg[0] if msg else ""
+        print(f"UNCOVERED {row['outcome']}: {row['impl']} {row['vector_id']} "
+              f"[{', '.join(row['clause_ids'])}] {first}", file=out)
+    for e, would in res.expired:
+        print(f"EXPIRED {_describe(e)} expired on {e.expires}"
+              + (f"; {len(would)} failing result(s) it matched now count" if would else ""), file=out)
+    for e, matched in res.stale:
+        print(f"STALE {_describe(e)}: all {len(matched)} matching result(s) pass; remove the entry", file=out)
+    print(f"gate: {res.rows} result(s) from the latest run of {len(res.implementations)} implementation(s); "
+          f"{len(res.uncovered)} uncovered failure(s), {len(res.covered)} covered, "
+          f"{len(res.expired)} expired and {len(res.stale)} stale expectation(s)", file=out)
+
+
+def run(results: list[str], expectation_paths: list[str], today: dt.date | None = None,
+        strict: bool = False) -> int:
+    try:
+        expectations = exp_mod.load_all(expectation_paths)
+        reading = results_py.read_latest(results)
+    except (exp_mod.ExpectationsError, results_py.InputError, OSError) as exc:
+        print(f"reports gate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not reading.rows:
+        print("reports gate: no result records in the inputs; refusing to pass an empty run", file=sys.stderr)
+        return EXIT_USAGE
+    res = evaluate(reading.rows, expectations, today or dt.date.today())
+    report(res)
+    if res.uncovered:
+        return EXIT_UNCOVERED
+    if strict and (res.expired or res.stale):
+        return EXIT_STRICT
+    return EXIT_OK

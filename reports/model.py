@@ -1,0 +1,182 @@
+"""From the engines' small aggregates to the report that every renderer reads.
+
+The report is a plain dict, written as-is to compliance.json; its schema is
+documented in docs/reports.md and versioned by REPORT_SCHEMA. Verdicts and the
+diff are decided here, once, for Spark and for the bench's DuckDB baseline.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from .aggregate import Aggregates, latest_two
+from .schema import (FAILING, LEVEL_GROUP, LEVEL_RANK, NOT_JUDGED, OUTCOME_ORDER, PASSING,
+                     SEVERITY, VERDICTS)
+
+REPORT_SCHEMA = "mqconform-compliance/1"
+
+
+def pass_rate(counts: dict[str, int]) -> float | None:
+    """(pass + xpass) / every outcome but unsupported and not_applicable.
+
+    error stays in the denominator: a vector that could not be judged did not
+    pass. None when nothing was judged.
+    """
+    judged = sum(n for o, n in counts.items() if o not in NOT_JUDGED)
+    if not judged:
+        return None
+    return sum(counts.get(o, 0) for o in PASSING) / judged
+
+
+def verdict(by_level: dict[str, dict[str, int]]) -> str:
+    """The verdict for one implementation on one spec revision.
+
+    `by_level` maps a level (MUST, MUST NOT, ...) to outcome counts of the
+    vectors at that level (a vector's level is the strongest of its clauses).
+
+      not-conformant              a MUST / MUST NOT vector failed, or is a known
+                                  deviation (xfail): the expectations file
+                                  explains a deviation, it does not excuse it;
+      incomplete                  no MUST failed, but one errored, so it might
+                                  have; or all MUSTs pass and a SHOULD errored
+                                  while none failed; or nothing was judged;
+      conformant-with-deviations  every MUST passed, a SHOULD / SHOULD NOT failed
+                                  or is an xfail;
+      conformant                  everything at MUST and SHOULD passed.
+
+    unsupported and not_applicable never lower the verdict: docs/results.md
+    reserves unsupported for optional features (MAY, or a content mode the
+    implementation does not offer), and leaving out an optional feature is
+    conformant. MAY vectors never lower it either; their counts are reported.
+    A level outside docs/results.md is taken as MUST, to err on the safe side.
+    """
+    groups: dict[str, dict[str, int]] = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+    for level, counts in by_level.items():
+        g = groups[LEVEL_GROUP.get(level, "MUST")]
+        for o, n in counts.items():
+            g[o] = g.get(o, 0) + n
+    must, should = groups["MUST"], groups["SHOULD"]
+
+    def any_of(g, outcomes):
+        return any(g.get(o, 0) for o in outcomes)
+
+    if any_of(must, ("fail", "xfail")):
+        return "not-conformant"
+    if any_of(must, ("error",)):
+        return "incomplete"
+    if not any(any_of(g, ("pass", "xpass", "fail", "xfail")) for g in groups.values()):
+        return "incomplete"
+    if any_of(should, ("fail", "xfail")):
+        return "conformant-with-deviations"
+    if any_of(should, ("error",)):
+        return "incomplete"
+    return "conformant"
+
+
+def badge_name(impl: str, spec: str) -> str:
+    """File name of a badge: <impl>--<spec>.svg with anything unsafe replaced by `_`."""
+    def clean(s: str) -> str:
+        s = re.sub(r"[^A-Za-z0-9._-]+", "_", s).strip("._")
+        return s or "_"
+    return f"{clean(impl)}--{clean(spec)}.svg"
+
+
+
+def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | None = None) -> dict:
+    clauses = clauses or {}
+    newest = latest_two(agg.runs)
+    latest = {impl: rs[0] for impl, rs in newest.items()}
+    impl_names = sorted(latest)
+
+    implementations = [
+        {"name": impl, "kind": r["kind"], "version": r["version"], "run_id": r["run_id"],
+         "run_started": r["run_started"], "suite_version": r["suite_version"],
+         "vectors_digest": r["vectors_digest"], "counts": r["counts"], "pass_rate": pass_rate(r["counts"])}
+        for impl, r in sorted(latest.items())
+    ]
+
+    # Verdicts and per-level pass rates, from the latest run of each implementation.
+    per_spec: dict[tuple, dict[str, dict[str, int]]] = {}
+    per_group: dict[str, dict[str, dict[str, int]]] = {}
+    for row in agg.level_counts:
+        level = row["level"] or "MUST"
+        key = (row["impl"], row["spec"], row["spec_revision"])
+        lv = per_spec.setdefault(key, {}).setdefault(level, {})
+        lv[row["outcome"]] = lv.get(row["outcome"], 0) + row["n"]
+        g = per_group.setdefault(row["impl"], {}).setdefault(LEVEL_GROUP.get(level, "MUST"), {})
+        g[row["outcome"]] = g.get(row["outcome"], 0) + row["n"]
+    verdicts = []
+    for (impl, spec, revision), by_level in sorted(per_spec.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
+        verdicts.append({
+            "implementation": impl, "spec": spec, "spec_revision": revision,
+            "verdict": verdict(by_level),
+            "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
+                       for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))},
+            "badge": f"badges/{badge_name(impl, spec)}",
+        })
+    level_pass_rates = {impl: {g: pass_rate(c) for g, c in groups.items()}
+                        for impl, groups in sorted(per_group.items())}
+
+    # The matrix: one row per clause, one cell per implementation.
+    rows: dict[tuple, dict] = {}
+    for c in agg.cells:
+        key = (c["spec"], c["spec_revision"], c["clause_id"])
+        clause = clauses.get(c["clause_id"], {})
+        row = rows.setdefault(key, {
+            "spec": c["spec"], "spec_revision": c["spec_revision"], "clause_id": c["clause_id"],
+            # The clause file knows the clause's own level; without it the
+            # strongest level of the vectors that check it stands in.
+            "level": clause.get("level"), "quote": clause.get("quote"), "cells": {}})
+        if not clause.get("level"):
+            levels = sorted(set(c["levels"]) | ({row["level"]} if row["level"] else set()),
+                            key=lambda lv: LEVEL_RANK.get(lv, 99))
+            row["level"] = levels[0] if levels else None
+        vectors = sorted(c["vectors"], key=lambda v: (v["vector_id"] or "", v["test_id"] or ""))
+        row["cells"][c["impl"]] = {"worst": c["worst"], "counts": c["counts"], "vectors": vectors}
+    matrix = [rows[k] for k in sorted(rows, key=lambda k: tuple(x or "" for x in k))]
+
+    history = []
+    for impl in impl_names:
+        runs = sorted((r for r in agg.runs if r["impl"] == impl), key=lambda r: (r["run_us"], r["run_id"]))
+        history.append({"implementation": impl, "runs": [
+            {"run_id": r["run_id"], "run_started": r["run_started"], "version": r["version"],
+             "vectors_digest": r["vectors_digest"], "suite_version": r["suite_version"],
+             "total": sum(r["counts"].values()), "counts": r["counts"], "pass_rate": pass_rate(r["counts"])}
+            for r in runs]})
+
+    diff = []
+    for impl in impl_names:
+        rs = newest[impl]
+        if len(rs) < 2:
+            continue
+        entry = {"implementation": impl, "from_run": rs[1]["run_id"], "to_run": rs[0]["run_id"],
+                 "new_failures": [], "fixed": [], "changed": []}
+        for d in sorted((d for d in agg.diff if d["impl"] == impl), key=lambda d: d["vector_id"]):
+            item = {"vector_id": d["vector_id"], "before": d["before"], "after": d["after"]}
+            if d["after"] in FAILING and d["before"] not in FAILING:
+                entry["new_failures"].append(item)
+            elif d["before"] in FAILING and d["after"] in PASSING:
+                entry["fixed"].append(item)
+            else:
+                entry["changed"].append(item)
+        diff.append(entry)
+
+    flaky = sorted(({"implementation": f["impl"], "vector_id": f["vector_id"], "changes": f["changes"],
+                     "pairs": f["pairs"], "score": f["changes"] / f["pairs"]} for f in agg.flaky),
+                   key=lambda f: (-f["score"], f["implementation"], f["vector_id"]))
+
+    return {
+        "schema": REPORT_SCHEMA,
+        "generated": generated or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "outcome_order": list(OUTCOME_ORDER),
+        "verdict_values": list(VERDICTS),
+        "totals": {"runs": len(agg.runs), "records": sum(sum(r["counts"].values()) for r in agg.runs),
+                   "implementations": len(impl_names)},
+        "implementations": implementations,
+        "verdicts": verdicts,
+        "level_pass_rates": level_pass_rates,
+        "matrix": matrix,
+        "history": history,
+        "diff": diff,
+        "flaky": flaky,
+    }

@@ -1,0 +1,136 @@
+"""Reading result records into Spark, and keeping them as normalized Parquet.
+
+Inputs are JSON Lines as the pytest plugin writes them, or Parquet (a store
+written by an earlier `reports build`, or anything with the record's columns),
+given as files, directories or globs, on any Hadoop-compatible file system
+(file:, hdfs:, s3a: with the right jars on the class path).
+"""
+from __future__ import annotations
+
+import uuid
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from .schema import FIELD_NAMES, OUTCOMES, RESULT_SCHEMA
+
+
+class InputError(ValueError):
+    """A path that does not exist or holds nothing readable."""
+
+
+def _hadoop(spark: SparkSession, path: str):
+    jvm = spark.sparkContext._jvm
+    hpath = jvm.org.apache.hadoop.fs.Path(path)
+    return hpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hpath
+
+
+def _holds_parquet(fs, status) -> bool:
+    if status.isFile():
+        return status.getPath().getName().endswith(".parquet")
+    files = fs.listFiles(status.getPath(), True)
+    while files.hasNext():
+        name = files.next().getPath().getName()
+        if name.endswith(".parquet"):
+            return True
+    return False
+
+
+def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[str]]:
+    """Split the inputs into JSON Lines and Parquet paths; globs are expanded.
+
+    A directory counts as Parquet when any file below it ends in `.parquet`
+    (Spark's and pyarrow's writers both name them so); otherwise its files
+    are read as JSON Lines.
+    """
+    json_paths, parquet_paths = [], []
+    for path in paths:
+        fs, hpath = _hadoop(spark, path)
+        statuses = fs.globStatus(hpath)
+        if not statuses:
+            raise InputError(f"{path}: no such file or directory")
+        for status in statuses:
+            target = parquet_paths if _holds_parquet(fs, status) else json_paths
+            target.append(status.getPath().toString())
+    return json_paths, parquet_paths
+
+
+def read_raw(spark: SparkSession, paths: list[str]) -> DataFrame:
+    """The records with exactly the columns of RESULT_SCHEMA, unvalidated."""
+    json_paths, parquet_paths = classify(spark, paths)
+    frames = []
+    if json_paths:
+        frames.append(
+            spark.read.schema(RESULT_SCHEMA)
+            # A crashed run may leave a truncated last line: drop it, and any
+            # line whose values do not fit the schema, instead of failing.
+            .option("mode", "DROPMALFORMED")
+            # Result folders nest by run or by job; they have no key=value
+            # partition directories to discover.
+            .option("recursiveFileLookup", "true")
+            .json(json_paths))
+    if parquet_paths:
+        # The schema is given for Parquet too: columns a file lacks read as
+        # null, and the `spec` that a store keeps only in its directory names
+        # (spec=.../date=...) comes back from partition discovery.
+        frames.append(spark.read.schema(RESULT_SCHEMA).parquet(*parquet_paths))
+    frames = [f.select(*FIELD_NAMES) for f in frames]
+    df = frames[0]
+    for other in frames[1:]:
+        df = df.unionByName(other)
+    return df
+
+
+def normalize(df: DataFrame) -> DataFrame:
+    """Valid records only, with `run_ts` (timestamp) and `date` (UTC date of the run).
+
+    Records that cannot be placed are dropped rather than guessed at: no run,
+    no parseable run_started, no implementation name, no vector id, or an
+    outcome outside docs/results.md.
+    """
+    run_ts = F.try_to_timestamp(F.col("run_started"))
+    return (df
+            .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))
+            .withColumn("run_ts", run_ts)
+            .where(F.col("run_ts").isNotNull()
+                   & F.col("run_id").isNotNull()
+                   & F.col("implementation.name").isNotNull()
+                   & F.col("vector_id").isNotNull()
+                   & F.col("spec").isNotNull()
+                   & F.col("outcome").isin(*sorted(OUTCOMES)))
+            .withColumn("date", F.to_date(F.col("run_ts"))))
+
+
+def read_results(spark: SparkSession, paths: list[str]) -> DataFrame:
+    return normalize(read_raw(spark, paths))
+
+
+def write_store(df: DataFrame, store: str) -> None:
+    """Write normalized records to `store` as Parquet partitioned by spec and date.
+
+    Written beside the store and swapped in at the end, so that the old store
+    can itself be one of the inputs (a nightly build that adds one run to the
+    history) and a failed write leaves the old store whole.
+    """
+    spark = df.sparkSession
+    tmp = f"{store.rstrip('/')}.tmp-{uuid.uuid4().hex[:8]}"
+    # The same record read twice (the store and the JSON Lines it was built
+    # from) must count once. Clustering by (spec, date) first makes the
+    # de-duplication reuse that shuffle, and gives one file per partition.
+    key = ["spec", "date", "run_id", "_impl", "vector_id", "test_id"]
+    (df.repartition("spec", "date")
+       .withColumn("_impl", F.col("implementation.name"))
+       .dropDuplicates(key)
+       .select(*FIELD_NAMES, "date")
+       .write.partitionBy("spec", "date").mode("errorifexists").parquet(tmp))
+    fs, old = _hadoop(spark, store)
+    _, new = _hadoop(spark, tmp)
+    if fs.exists(old) and not fs.delete(old, True):
+        raise OSError(f"could not replace {store}")
+    if not fs.rename(new, old):
+        raise OSError(f"could not move {tmp} to {store}")
+
+
+def exists(spark: SparkSession, path: str) -> bool:
+    fs, hpath = _hadoop(spark, path)
+    return bool(fs.exists(hpath))

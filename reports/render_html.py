@@ -1,0 +1,224 @@
+"""index.html: one self-contained page, no network (inline CSS, JS and SVG).
+
+Everything that comes from result or clause files is escaped with
+html.escape; ids used as anchors are derived, never the raw clause id.
+"""
+from __future__ import annotations
+
+import base64
+import re
+from html import escape
+
+from . import badges, charts
+from .schema import OUTCOME_ORDER
+
+SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
+         "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
+
+CSS = """
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#263238;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}
+header p{margin:4px 0 0;color:#cfd8dc}
+main{padding:8px 24px 40px}section{margin:22px 0}h2{font-size:17px;border-bottom:1px solid #ccc;padding-bottom:4px}
+table{border-collapse:collapse;background:#fff}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#eceff1;position:sticky;top:0}
+td.c{text-align:center;font-weight:600;font-size:11px;white-space:nowrap}
+td.c a{color:inherit;text-decoration:none;display:block}
+.o-fail{background:#c62828;color:#fff}.o-error{background:#6a1b9a;color:#fff}
+.o-xfail{background:#ef6c00;color:#fff}.o-xpass{background:#0277bd;color:#fff}
+.o-unsupported{background:#9e9e9e;color:#fff}.o-not_applicable{background:#e0e0e0;color:#555}
+.o-pass{background:#2e7d32;color:#fff}.o-none{background:#fff;color:#bbb}
+.legend span{display:inline-block;padding:1px 8px;margin:2px;border-radius:3px;font-size:12px}
+blockquote{margin:6px 0;padding:6px 12px;border-left:4px solid #90a4ae;background:#f1f4f6}
+details{background:#fff;border:1px solid #ddd;margin:4px 0;padding:4px 10px}
+details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospace,monospace}
+.msg{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px;max-width:70ch}
+.muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0}
+#filter{padding:4px 8px;width:26em}.hidden{display:none}
+"""
+
+JS = """
+(function(){
+  function openTarget(){
+    var id = decodeURIComponent(location.hash.slice(1));
+    if(!id) return;
+    var el = document.getElementById(id);
+    if(el && el.tagName === 'DETAILS'){ el.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+  var box = document.getElementById('filter'), bad = document.getElementById('onlybad');
+  function apply(){
+    var q = box.value.toLowerCase(), only = bad.checked;
+    var rows = document.querySelectorAll('tr.clause');
+    for(var i = 0; i < rows.length; i++){
+      var r = rows[i];
+      var show = r.getAttribute('data-text').indexOf(q) >= 0 && (!only || r.getAttribute('data-bad') === '1');
+      r.classList.toggle('hidden', !show);
+    }
+  }
+  box.addEventListener('input', apply); bad.addEventListener('change', apply);
+})();
+"""
+
+
+def _e(value) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def _pct(rate) -> str:
+    return "n/a" if rate is None else f"{rate * 100:.1f}%"
+
+
+def _counts(counts: dict) -> str:
+    return ", ".join(f"{o} {counts[o]}" for o in OUTCOME_ORDER if counts.get(o))
+
+
+def anchor_ids(matrix: list[dict]) -> dict[tuple, str]:
+    """A unique, HTML-safe id per matrix row, readable from the clause id."""
+    ids, used = {}, set()
+    for row in matrix:
+        base = "clause-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", row["clause_id"]).strip("-")
+        key = (row["spec"], row["spec_revision"], row["clause_id"])
+        cand, n = base, 1
+        while cand in used:
+            n += 1
+            cand = f"{base}-{n}"
+        used.add(cand)
+        ids[key] = cand
+    return ids
+
+
+def _badge_img(v: dict) -> str:
+    data = base64.b64encode(badges.verdict_svg(v).encode("utf-8")).decode("ascii")
+    return f'<img class="badge" alt="{_e(v["verdict"])}" src="data:image/svg+xml;base64,{data}">'
+
+
+def _verdicts(report: dict) -> str:
+    if not report["verdicts"]:
+        return "<p class=muted>No results.</p>"
+    out = ["<table><tr><th>Implementation</th><th>Spec</th><th>Verdict</th><th>Counts per level</th></tr>"]
+    for v in report["verdicts"]:
+        levels = "<br>".join(f"<b>{_e(lv)}</b>: {_e(_counts(c))}" for lv, c in v["counts"].items())
+        out.append(f'<tr class="verdict" data-verdict="{_e(v["verdict"])}"><td>{_e(v["implementation"])}</td>'
+                   f'<td>{_e(v["spec"])} {_e(v["spec_revision"])}</td><td>{_badge_img(v)}</td><td>{levels}</td></tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+def _implementations(report: dict) -> str:
+    out = ["<table><tr><th>Implementation</th><th>Kind</th><th>Version</th><th>Latest run</th>"
+           "<th>Started</th><th>Suite</th><th>Pass rate</th><th>Outcomes</th></tr>"]
+    for i in report["implementations"]:
+        out.append(f"<tr><td>{_e(i['name'])}</td><td>{_e(i['kind'])}</td><td>{_e(i['version'])}</td>"
+                   f"<td><code>{_e(i['run_id'])}</code></td><td>{_e(i['run_started'])}</td>"
+                   f"<td>{_e(i['suite_version'])}</td><td>{_pct(i['pass_rate'])}</td><td>{_e(_counts(i['counts']))}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _matrix(report: dict, ids: dict) -> str:
+    impls = [i["name"] for i in report["implementations"]]
+    if not report["matrix"]:
+        return "<p class=muted>No clause results.</p>"
+    legend = "".join(f'<span class="o-{o}">{SHORT[o]} {o}</span>' for o in OUTCOME_ORDER)
+    out = [f'<p class="legend">Worst outcome first: {legend}</p>',
+           '<p><input id="filter" type="search" placeholder="Filter clauses…" aria-label="Filter clauses"> '
+           '<label><input id="onlybad" type="checkbox"> only clauses with a fail, error or xfail</label></p>',
+           '<table id="matrix"><tr><th>Clause</th><th>Level</th>'
+           + "".join(f"<th>{_e(i)}</th>" for i in impls) + "</tr>"]
+    spec = None
+    for row in report["matrix"]:
+        key = (row["spec"], row["spec_revision"], row["clause_id"])
+        if (row["spec"], row["spec_revision"]) != spec:
+            spec = (row["spec"], row["spec_revision"])
+            out.append(f'<tr class="spec"><th colspan="{2 + len(impls)}">{_e(row["spec"])} {_e(row["spec_revision"])}</th></tr>')
+        bad = any(c["worst"] in ("fail", "error", "xfail") for c in row["cells"].values())
+        text = f"{row['clause_id']} {row['level'] or ''} {row['quote'] or ''}".lower()
+        cells = []
+        for impl in impls:
+            cell = row["cells"].get(impl)
+            if cell is None:
+                cells.append('<td class="c o-none" title="not run">·</td>')
+                continue
+            tip = f"{impl}: {_counts(cell['counts'])}"
+            cells.append(f'<td class="c o-{_e(cell["worst"])}" title="{_e(tip)}" data-impl="{_e(impl)}">'
+                         f'<a href="#{ids[key]}">{SHORT.get(cell["worst"], _e(cell["worst"]))}</a></td>')
+        out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-text="{_e(text)}" '
+                   f'data-bad="{1 if bad else 0}"><td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
+                   f"<td>{_e(row['level'])}</td>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _drilldown(report: dict, ids: dict) -> str:
+    out = []
+    for row in report["matrix"]:
+        key = (row["spec"], row["spec_revision"], row["clause_id"])
+        quote = (f"<blockquote>{_e(row['quote'])}</blockquote>" if row.get("quote")
+                 else '<p class="muted">Clause text not available (no clause file for this spec).</p>')
+        lines = ["<table><tr><th>Implementation</th><th>Vector</th><th>Level</th><th>Expected</th>"
+                 "<th>Observed</th><th>Message</th></tr>"]
+        for impl, cell in sorted(row["cells"].items()):
+            for v in cell["vectors"]:
+                lines.append(f"<tr><td>{_e(impl)}</td><td><code>{_e(v['vector_id'])}</code></td><td>{_e(v['level'])}</td>"
+                             f"<td>{_e(v['expected_outcome'])}</td>"
+                             f'<td class="c o-{_e(v["outcome"])}">{_e(v["outcome"])}</td>'
+                             f'<td class="msg">{_e(v["message"])}</td></tr>')
+        lines.append("</table>")
+        out.append(f'<details id="{ids[key]}"><summary>{_e(row["clause_id"])} '
+                   f'<span class="muted">{_e(row["level"])}</span></summary>{quote}{"".join(lines)}</details>')
+    return "".join(out) or "<p class=muted>No clauses.</p>"
+
+
+def _diff(report: dict) -> str:
+    if not report["diff"]:
+        return "<p class=muted>No implementation has two runs yet.</p>"
+    out = []
+    for d in report["diff"]:
+        out.append(f"<h3>{_e(d['implementation'])}</h3><p class=muted>run <code>{_e(d['from_run'])}</code> → "
+                   f"<code>{_e(d['to_run'])}</code>: {len(d['new_failures'])} new failure(s), "
+                   f"{len(d['fixed'])} fixed, {len(d['changed'])} other change(s)</p>")
+        items = [(k, x) for k in ("new_failures", "fixed", "changed") for x in d[k]]
+        if items:
+            out.append("<table><tr><th>Change</th><th>Vector</th><th>Before</th><th>After</th></tr>")
+            for kind, x in items:
+                out.append(f"<tr><td>{_e(kind.replace('_', ' '))}</td><td><code>{_e(x['vector_id'])}</code></td>"
+                           f"<td>{_e(x['before'] or '—')}</td><td>{_e(x['after'] or '—')}</td></tr>")
+            out.append("</table>")
+    return "".join(out)
+
+
+def _flaky(report: dict) -> str:
+    if not report["flaky"]:
+        return "<p class=muted>No outcome changes between runs of an unchanged implementation and vector set.</p>"
+    out = ["<table><tr><th>Implementation</th><th>Vector</th><th>Score</th><th>Changes / pairs</th></tr>"]
+    for f in report["flaky"]:
+        out.append(f"<tr><td>{_e(f['implementation'])}</td><td><code>{_e(f['vector_id'])}</code></td>"
+                   f"<td>{f['score']:.2f}</td><td>{f['changes']} / {f['pairs']}</td></tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def render(report: dict) -> str:
+    ids = anchor_ids(report["matrix"])
+    t = report["totals"]
+    return (
+        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        # No network: forbid every fetch, allow only the inline style, script and data: images.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
+        f"<title>mqconform compliance report</title><style>{CSS}</style></head><body>"
+        f"<header><h1>mqconform compliance report</h1><p>generated {_e(report['generated'])} · "
+        f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p></header><main>"
+        f'<section id="verdicts"><h2>Verdicts</h2>{_verdicts(report)}</section>'
+        f'<section id="charts"><h2>Pass rates</h2>{charts.level_bars(report["level_pass_rates"])}'
+        f'{charts.history_lines(report["history"])}</section>'
+        f'<section id="implementations"><h2>Implementations (latest run)</h2>{_implementations(report)}</section>'
+        f'<section id="compliance-matrix"><h2>Compliance matrix</h2>{_matrix(report, ids)}</section>'
+        f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
+        f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
+        f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
+        f"</main><script>{JS}</script></body></html>\n"
+    )

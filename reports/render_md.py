@@ -1,0 +1,78 @@
+"""summary.md: the short form for CI job pages (GitHub step summary and the like)."""
+from __future__ import annotations
+
+from .schema import LEVEL_GROUP, OUTCOME_ORDER
+
+ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-conformant": "❌"}
+MAX_LIST = 20  # per list; the HTML report has everything
+
+
+def _cell(value) -> str:
+    """Text safe inside a Markdown table cell."""
+    text = "" if value is None else str(value)
+    for ch in "\\|`*_<>[]":
+        text = text.replace(ch, "\\" + ch)
+    return text.replace("\r", " ").replace("\n", " ")
+
+
+def _counts(counts: dict) -> str:
+    return ", ".join(f"{o} {counts[o]}" for o in OUTCOME_ORDER if counts.get(o)) or "—"
+
+
+def _pct(rate) -> str:
+    return "n/a" if rate is None else f"{rate * 100:.1f}%"
+
+
+def render(report: dict) -> str:
+    t = report["totals"]
+    lines = ["# mqconform compliance", "",
+             f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s); "
+             f"generated {report['generated']}. Full report: `index.html`.", "", "## Verdicts", ""]
+    if report["verdicts"]:
+        lines += ["| Implementation | Version | Spec | Verdict | MUST | SHOULD | MAY |", "|---|---|---|---|---|---|---|"]
+        versions = {i["name"]: i["version"] for i in report["implementations"]}
+        for v in report["verdicts"]:
+            groups = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+            for level, c in v["counts"].items():
+                g = groups[LEVEL_GROUP.get(level, "MUST")]
+                for o, n in c.items():
+                    g[o] = g.get(o, 0) + n
+            lines.append(f"| {_cell(v['implementation'])} | {_cell(versions.get(v['implementation']))} | "
+                         f"{_cell(v['spec'])} {_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
+                         f"{_counts(groups['MUST'])} | {_counts(groups['SHOULD'])} | {_counts(groups['MAY'])} |")
+    else:
+        lines.append("No results.")
+    lines += ["", "## Latest runs", "", "| Implementation | Run | Started | Pass rate |", "|---|---|---|---|"]
+    for i in report["implementations"]:
+        lines.append(f"| {_cell(i['name'])} | {_cell(i['run_id'])} | {_cell(i['run_started'])} | {_pct(i['pass_rate'])} |")
+
+    failing = [(row, impl, cell) for row in report["matrix"] for impl, cell in sorted(row["cells"].items())
+               if cell["worst"] in ("fail", "error")]
+    lines += ["", f"## Failing clauses ({len(failing)})", ""]
+    for row, impl, cell in failing[:MAX_LIST]:
+        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}")
+    if len(failing) > MAX_LIST:
+        lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
+
+    lines += ["", "## Since the previous run", ""]
+    if not report["diff"]:
+        lines.append("No implementation has two runs yet.")
+    for d in report["diff"]:
+        lines.append(f"- **{_cell(d['implementation'])}**: {len(d['new_failures'])} new failure(s), "
+                     f"{len(d['fixed'])} fixed, {len(d['changed'])} other change(s)")
+        for kind in ("new_failures", "fixed"):
+            for x in d[kind][:MAX_LIST]:
+                lines.append(f"  - {kind.replace('_', ' ')}: {_cell(x['vector_id'])} "
+                             f"({x['before'] or 'new'} → {x['after'] or 'gone'})")
+            if len(d[kind]) > MAX_LIST:
+                lines.append(f"  - … and {len(d[kind]) - MAX_LIST} more")
+
+    lines += ["", "## Flaky vectors", ""]
+    if not report["flaky"]:
+        lines.append("None.")
+    for f in report["flaky"][:MAX_LIST]:
+        lines.append(f"- {_cell(f['implementation'])}: {_cell(f['vector_id'])} — score {f['score']:.2f} "
+                     f"({f['changes']}/{f['pairs']})")
+    if len(report["flaky"]) > MAX_LIST:
+        lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,112 @@
+"""The result record (docs/results.md) as a Spark schema, and the orders the reports use.
+
+The schema is given to every reader explicitly: inferring it from JSON would
+turn a run whose `adapter` is always null into a string-less column, and a
+crashed run's truncated line into a `_corrupt_record` column. Keep this file
+in step with the table in docs/results.md; tests/reports/test_schema.py checks
+the field names against that table.
+"""
+from __future__ import annotations
+
+from pyspark.sql import types as T
+
+SCHEMA_VERSION = 1
+
+IMPLEMENTATION = T.StructType([
+    T.StructField("name", T.StringType()),
+    T.StructField("kind", T.StringType()),
+    T.StructField("version", T.StringType()),
+    T.StructField("provenance", T.MapType(T.StringType(), T.StringType())),
+])
+
+RESULT_SCHEMA = T.StructType([
+    T.StructField("schema_version", T.IntegerType()),
+    T.StructField("run_id", T.StringType()),
+    T.StructField("run_started", T.StringType()),
+    T.StructField("suite_version", T.StringType()),
+    T.StructField("vectors_digest", T.StringType()),
+    T.StructField("spec", T.StringType()),
+    T.StructField("spec_revision", T.StringType()),
+    T.StructField("clause_ids", T.ArrayType(T.StringType())),
+    T.StructField("level", T.StringType()),
+    T.StructField("test_id", T.StringType()),
+    T.StructField("vector_id", T.StringType()),
+    T.StructField("vector_status", T.StringType()),
+    T.StructField("implementation", IMPLEMENTATION),
+    T.StructField("adapter", T.StringType()),
+    T.StructField("outcome", T.StringType()),
+    T.StructField("expected_outcome", T.StringType()),
+    T.StructField("message", T.StringType()),
+    T.StructField("started", T.StringType()),
+    T.StructField("duration_s", T.DoubleType()),
+])
+
+FIELD_NAMES = [f.name for f in RESULT_SCHEMA.fields]
+
+
+def arrow_schema():
+    """The same record as a pyarrow schema, for the bench's synthetic Parquet.
+
+    Imported lazily so that `reports.schema` does not need pyarrow to load.
+    """
+    import pyarrow as pa
+
+    return pa.schema([
+        ("schema_version", pa.int32()),
+        ("run_id", pa.string()),
+        ("run_started", pa.string()),
+        ("suite_version", pa.string()),
+        ("vectors_digest", pa.string()),
+        ("spec", pa.string()),
+        ("spec_revision", pa.string()),
+        ("clause_ids", pa.list_(pa.string())),
+        ("level", pa.string()),
+        ("test_id", pa.string()),
+        ("vector_id", pa.string()),
+        ("vector_status", pa.string()),
+        ("implementation", pa.struct([
+            ("name", pa.string()),
+            ("kind", pa.string()),
+            ("version", pa.string()),
+            ("provenance", pa.map_(pa.string(), pa.string())),
+        ])),
+        ("adapter", pa.string()),
+        ("outcome", pa.string()),
+        ("expected_outcome", pa.string()),
+        ("message", pa.string()),
+        ("started", pa.string()),
+        ("duration_s", pa.float64()),
+    ])
+
+
+# Worst first. A matrix cell shows the worst outcome of the vectors behind it:
+#   fail           a definite violation;
+#   error          could not be judged, so it may hide a fail;
+#   xfail          a violation all the same, only a known one;
+#   xpass          passes, but the expectations file is stale: someone must act;
+#   unsupported    an optional feature is missing;
+#   not_applicable the clause does not bind this implementation;
+#   pass.
+# This puts xfail above xpass (the brief suggested the reverse): a cell holding
+# one known deviation and one stale expectation must still show the deviation.
+OUTCOME_ORDER = ("fail", "error", "xfail", "xpass", "unsupported", "not_applicable", "pass")
+OUTCOMES = frozenset(OUTCOME_ORDER)
+# Severity as an integer, higher is worse, so that engines can take max().
+SEVERITY = {o: len(OUTCOME_ORDER) - 1 - i for i, o in enumerate(OUTCOME_ORDER)}
+BY_SEVERITY = {v: k for k, v in SEVERITY.items()}
+
+# Outcome classes for flakiness and for the run diff: an expectations edit turns
+# fail into xfail (or pass into xpass) without the implementation changing, so
+# those pairs are one class.
+PASSING = frozenset({"pass", "xpass"})
+FAILING = frozenset({"fail", "xfail", "error"})
+CLASS_OF = {"pass": "pass", "xpass": "pass", "fail": "fail", "xfail": "fail",
+            "error": "error", "unsupported": "unsupported", "not_applicable": "not_applicable"}
+# Outcomes left out of a pass rate's denominator: nothing to pass there.
+NOT_JUDGED = frozenset({"unsupported", "not_applicable"})
+
+LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
+LEVEL_GROUP = {"MUST": "MUST", "MUST NOT": "MUST", "SHOULD": "SHOULD", "SHOULD NOT": "SHOULD", "MAY": "MAY"}
+LEVEL_RANK = {"MUST": 0, "MUST NOT": 1, "SHOULD": 2, "SHOULD NOT": 3, "MAY": 4}
+
+VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-conformant")

@@ -1,0 +1,52 @@
+"""One place that starts Spark, lean and quiet.
+
+`reports build` is a command-line tool that usually runs on a laptop or a CI
+box with two cores, where Spark's defaults (a web UI, 200 shuffle partitions,
+INFO logging, a progress bar) cost seconds and bury the output. A cluster run
+passes --master and, when needed, --conf to override any of these.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+LOG4J = Path(__file__).with_name("log4j2.properties")
+
+DEFAULTS = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    # The aggregates are small; few partitions keep local runs fast. AQE
+    # coalesces further and a cluster run can raise it with --conf.
+    "spark.sql.shuffle.partitions": "8",
+    "spark.sql.adaptive.enabled": "true",
+    # Dates of runs are UTC dates, whatever the machine's zone.
+    "spark.sql.session.timeZone": "UTC",
+    "spark.driver.memory": os.environ.get("MQCONFORM_SPARK_DRIVER_MEMORY", "2g"),
+    "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()}",
+}
+
+
+def start(master: str | None = None, conf: dict[str, str] | None = None, app: str = "mqconform-reports"):
+    """A SparkSession; reuses one that is already running in this process (tests)."""
+    # Imported here so that `python -m reports gate` never pays for pyspark.
+    from pyspark.sql import SparkSession
+
+    # Spark resolves the driver's own host name; on machines whose name maps
+    # to a loopback address it warns on every start. Loopback is what we want.
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    builder = SparkSession.builder.appName(app).master(master or "local[*]")
+    for key, value in {**DEFAULTS, **(conf or {})}.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    return spark
+
+
+def parse_conf(pairs: list[str] | None) -> dict[str, str]:
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--conf expects KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value
+    return out
