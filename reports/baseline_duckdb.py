@@ -1,0 +1,111 @@
+"""The same aggregation as reports/aggregate.py, single-process in DuckDB.
+
+Only for `reports bench`: it gives Spark a yardstick, and because both feed
+reports/model.py, the bench also checks that both engines agree.
+"""
+from __future__ import annotations
+
+from .aggregate import Aggregates, latest_two
+from .schema import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
+
+
+def _case(column: str, mapping: dict) -> str:
+    def lit(v):
+        return f"'{v}'" if isinstance(v, str) else str(v)
+    return "CASE " + " ".join(f"WHEN {column} = {lit(k)} THEN {lit(v)}" for k, v in mapping.items()) + " END"
+
+
+_COUNTS = ", ".join(f"sum(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END) AS n_{o}" for o in OUTCOME_ORDER)
+
+
+def _counts(row: dict) -> dict:
+    return {o: int(row[f"n_{o}"]) for o in OUTCOME_ORDER if row[f"n_{o}"]}
+
+
+def _dicts(cur) -> list[dict]:
+    names = [c[0] for c in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def compute(con, parquet_glob: str) -> Aggregates:
+    outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
+    con.execute(f"""
+        CREATE OR REPLACE TEMP VIEW d AS
+        SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
+               run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
+               coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
+               expected_outcome, message, {_case('outcome', SEVERITY)} AS sev
+        FROM (SELECT *, try_cast(run_started AS TIMESTAMPTZ) AS ts
+              FROM read_parquet('{parquet_glob}', union_by_name = true))
+        WHERE ts IS NOT NULL AND run_id IS NOT NULL AND implementation.name IS NOT NULL
+          AND vector_id IS NOT NULL AND spec IS NOT NULL AND outcome IN ({outcomes})""")
+    runs = [
+        {"impl": r["impl"], "run_id": r["run_id"], "run_started": r["run_started"], "run_us": r["run_us"],
+         "kind": r["kind"], "version": r["version"], "vectors_digest": r["vectors_digest"],
+         "suite_version": r["suite_version"], "counts": _counts(r)}
+        for r in _dicts(con.execute(f"""
+            SELECT impl, run_id, min(run_us) AS run_us, min(run_started) AS run_started, min(kind) AS kind,
+                   min(version) AS version, min(vectors_digest) AS vectors_digest,
+                   min(suite_version) AS suite_version, {_COUNTS}
+            FROM d GROUP BY impl, run_id"""))
+    ]
+    agg = Aggregates(runs=runs)
+    if not runs:
+        return agg
+    newest = latest_two(runs)
+    keys = [(impl, rs[0]["run_id"], 1) for impl, rs in newest.items()]
+    keys += [(impl, rs[1]["run_id"], 0) for impl, rs in newest.items() if len(rs) > 1]
+    con.execute("CREATE OR REPLACE TEMP TABLE keys (impl VARCHAR, run_id VARCHAR, which INTEGER)")
+    con.executemany("INSERT INTO keys VALUES (?, ?, ?)", keys)
+    con.execute("""CREATE OR REPLACE TEMP TABLE latest AS
+                   SELECT d.* FROM d JOIN keys USING (impl, run_id) WHERE which = 1""")
+    agg.cells = [
+        {"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"], "impl": r["impl"],
+         "worst": BY_SEVERITY[r["worst"]], "counts": _counts(r),
+         "levels": sorted(x for x in r["levels"] if x is not None), "vectors": r["vectors"]}
+        for r in _dicts(con.execute(f"""
+            SELECT spec, spec_revision, clause_id, impl, max(sev) AS worst, list(DISTINCT level) AS levels,
+                   list({{'vector_id': vector_id, 'test_id': test_id, 'level': level, 'outcome': outcome,
+                          'expected_outcome': expected_outcome, 'message': message}}) AS vectors, {_COUNTS}
+            FROM (SELECT *, unnest(clause_ids) AS clause_id FROM latest)
+            GROUP BY spec, spec_revision, clause_id, impl"""))
+    ]
+    agg.level_counts = [
+        {**r, "n": int(r["n"])} for r in _dicts(con.execute("""
+            SELECT impl, spec, spec_revision, level, outcome, count(*) AS n FROM latest
+            GROUP BY impl, spec, spec_revision, level, outcome"""))
+    ]
+    with_prev = sorted(impl for impl, rs in newest.items() if len(rs) > 1)
+    if with_prev:
+        agg.diff = [
+            {"impl": r["impl"], "vector_id": r["vector_id"],
+             "before": BY_SEVERITY.get(r["before"]), "after": BY_SEVERITY.get(r["after"])}
+            for r in _dicts(con.execute("""
+                SELECT impl, vector_id, max(CASE WHEN which = 0 THEN sev END) AS before,
+                       max(CASE WHEN which = 1 THEN sev END) AS after
+                FROM d JOIN keys USING (impl, run_id)
+                WHERE impl IN (SELECT impl FROM keys WHERE which = 0)
+                GROUP BY impl, vector_id HAVING before IS DISTINCT FROM after"""))
+        ]
+    cls = _case("sev", {s: CLASS_OF[o] for o, s in SEVERITY.items()})
+    agg.flaky = [
+        {"impl": r["impl"], "vector_id": r["vector_id"], "pairs": int(r["pairs"]), "changes": int(r["changes"])}
+        for r in _dicts(con.execute(f"""
+            WITH per_run AS (
+                SELECT impl, vector_id, run_id, max(sev) AS sev, min(run_us) AS run_us,
+                       min(version) AS version, min(vectors_digest) AS digest
+                FROM d GROUP BY impl, vector_id, run_id),
+            w AS (
+                SELECT {cls} AS cls, version, digest, impl, vector_id,
+                       lag({cls}) OVER win AS pcls, lag(version) OVER win AS pver, lag(digest) OVER win AS pdig
+                FROM per_run WINDOW win AS (PARTITION BY impl, vector_id ORDER BY run_us, run_id)),
+            s AS (
+                SELECT impl, vector_id,
+                       (pcls IS NOT NULL AND version IS NOT DISTINCT FROM pver
+                        AND digest IS NOT DISTINCT FROM pdig) AS same, cls <> pcls AS diff
+                FROM w)
+            SELECT impl, vector_id, sum(CASE WHEN same THEN 1 ELSE 0 END) AS pairs,
+                   sum(CASE WHEN same AND diff THEN 1 ELSE 0 END) AS changes
+            FROM s GROUP BY impl, vector_id HAVING changes > 0"""))
+    ]
+    return agg

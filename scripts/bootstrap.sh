@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
+# (pyproject.toml), and the Debian packages the tests need (Java for Spark, Chromium for the
+# HTML report test). Idempotent: a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_apt=()
+command -v java >/dev/null 2>&1 || want_apt+=(default-jre-headless)
+if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ] && ! command -v chromium >/dev/null 2>&1; then want_apt+=(chromium); fi
+if [ ${#want_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "bootstrap: installing ${want_apt[*]} from Debian" >&2
+    timeout 600 apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends "${want_apt[@]}" >/dev/null
+  else
+    echo "bootstrap: please install ${want_apt[*]} (needs root)" >&2
+  fi
+fi
+
+py=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$py" -m venv .venv
+fi
+stamp=.venv/.mqconform-deps
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e '.[dev]'
+  touch "$stamp"
+fi
