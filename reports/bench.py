@@ -62,8 +62,8 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
     clause_counts = np.array([len(c) for c in clause_lists])
     clause_flat = [c for cs in clause_lists for c in cs]
     clause_pool = sorted(set(clause_flat))
-    clause_idx = np.array([clause_pool.index(c) for c in clause_flat]) if len(clause_pool) < 5000 else \
-        np.array([{c: i for i, c in enumerate(clause_pool)}[c] for c in clause_flat])
+    position = {c: i for i, c in enumerate(clause_pool)}
+    clause_idx = np.array([position[c] for c in clause_flat])
 
     base = rng.choice(len(OUTCOME_ORDER), size=(n_impl, n_vec), p=BASE_P)
     flaky = rng.random((n_impl, n_vec)) < 0.03
@@ -92,8 +92,8 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
         outcome[fl] = rng.choice([0, 1, 6], size=int(fl.sum()), p=[0.2, 0.1, 0.7])
 
         run_idx = r - run0
-        run_ids = [f"{(seed * 1_000_003 + x) * 2654435761 % (1 << 128):032x}" for x in runs]
-        started = [(START + dt.timedelta(hours=int(x))).strftime("%Y-%m-%dT%H:%M:%S.000Z") for x in runs]
+        run_ids = [f"{(seed * 1_000_003 + x) * 2654435761 % (1 << 128):032x}" for x in runs.tolist()]
+        started = [(START + dt.timedelta(hours=x)).strftime("%Y-%m-%dT%H:%M:%S.000Z") for x in runs.tolist()]
         versions = [f"1.{int(k // 20)}.0" for k in range(int(nth.max()) + 1)]
         digests = [f"sha256:{k:064x}" for k in range(int(r.max()) // 50 + 1)]
 

@@ -90,6 +90,8 @@ install_packages() {
 
 write_conf() {
     mkdir -p "$state"
+    # the state dir ignores itself, whatever the project's .gitignore says
+    [ -f "$state/.gitignore" ] || printf '*\n' > "$state/.gitignore"
     local want
     # crun fails here on setrlimit and on hybrid cgroups: use runc, no default ulimits.
     want='[containers]

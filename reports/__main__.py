@@ -1,0 +1,129 @@
+"""python -m reports {build,gate,bench,coverage} ...
+
+Heavy imports (pyspark, duckdb) happen inside each branch, so that `gate`
+starts in well under a second and `--help` works without Spark.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+
+GATE_EXIT_CODES = """\
+exit codes:
+  0  every fail / error / xfail in the latest run of each implementation is
+     covered by an active expectation
+  1  uncovered failures: a new regression, or a failure whose expectation expired
+  2  usage or input error: bad arguments, a missing or unreadable results path,
+     a malformed expectations file, or no result records at all
+  3  with --strict only: nothing uncovered, but an expectation has expired or
+     is stale (every result it matches passes now)
+"""
+
+BUILD_EXIT_CODES = """\
+exit codes:
+  0  report written
+  1  Spark failed (the traceback says why)
+  2  usage or input error: bad arguments, a missing results path, or no valid records
+"""
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(s.replace("_", "")) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of integers: {text!r}") from None
+    if not sizes or any(s <= 0 for s in sizes):
+        raise argparse.ArgumentTypeError("sizes must be positive")
+    return sizes
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reports", description="mqconform compliance reports and the CI gate.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{build,gate,bench,coverage}")
+
+    b = sub.add_parser("build", help="aggregate results on Spark and write the report folder",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=BUILD_EXIT_CODES,
+                       description=textwrap.dedent("""\
+                           Read result records (JSON Lines or Parquet; files, folders or globs; local paths or
+                           Hadoop URIs), keep them as Parquet partitioned by spec and date under OUT/parquet, and
+                           write OUT/index.html, OUT/summary.md, OUT/compliance.json and OUT/badges/*.svg."""))
+    b.add_argument("--results", nargs="+", action="extend", required=True, metavar="PATH",
+                   help="result files or folders (repeatable)")
+    b.add_argument("--out", required=True, metavar="DIR", help="output folder (local path or Hadoop URI)")
+    b.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
+    b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
+    b.add_argument("--clauses", default=None, metavar="DIR",
+                   help="clause registry folder for quotes (default: vectors/clauses of this checkout)")
+    b.add_argument("--accumulate", action="store_true",
+                   help="also read OUT/parquet from an earlier build, so that the history grows run by run")
+
+    g = sub.add_parser("gate", help="fail on failures not covered by an active expectation (no Spark)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GATE_EXIT_CODES,
+                       description="Judge the latest run of each implementation against expectations files.")
+    g.add_argument("--results", nargs="+", action="extend", required=True, metavar="PATH",
+                   help="JSON Lines files, folders of them, or Parquet folders written by build (repeatable)")
+    g.add_argument("--expectations", nargs="+", action="extend", default=[], metavar="FILE",
+                   help="expectations YAML file or folder of them (repeatable)")
+    g.add_argument("--strict", action="store_true", help="exit 3 on expired or stale expectations")
+    g.add_argument("--today", default=None, metavar="YYYY-MM-DD", help="judge expiry as of this date (default: today)")
+
+    c = sub.add_parser("bench", help="time Spark's aggregation against a DuckDB baseline on synthetic results")
+    c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
+                   help="record counts (default 100000,1000000,10000000)")
+    c.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
+    c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
+    c.add_argument("--workdir", default=None, metavar="DIR", help="where to write the synthetic Parquet (default: a temp dir)")
+    c.add_argument("--keep", action="store_true", help="keep the synthetic Parquet")
+
+    sub.add_parser("coverage", help="clause coverage (reports/coverage.py)", add_help=False)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # coverage owns its arguments: hand them over untouched.
+    if argv[:1] == ["coverage"]:
+        try:
+            from . import coverage  # written separately; imported only when asked for
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.coverage":
+                raise
+            print("reports coverage: reports/coverage.py is not there yet", file=sys.stderr)
+            return 2
+        return coverage.main(argv[1:]) or 0
+    p = parser()
+    args = p.parse_args(argv)
+    if args.command == "gate":
+        import datetime as dt
+
+        from . import gate
+
+        try:
+            today = dt.date.fromisoformat(args.today) if args.today else None
+        except ValueError:
+            p.error(f"--today: not a date: {args.today!r}")
+        return gate.run(args.results, args.expectations, today=today, strict=args.strict)
+
+    from .session import parse_conf
+
+    try:
+        conf = parse_conf(args.conf)
+    except ValueError as exc:
+        p.error(str(exc))
+    if args.command == "build":
+        from . import build
+
+        return build.run(args.results, args.out, master=args.master, conf=conf,
+                         clause_dir=args.clauses, accumulate=args.accumulate)
+    if args.command == "bench":
+        from . import bench
+
+        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep)
+        return 0
+    p.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

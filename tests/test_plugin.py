@@ -1,0 +1,122 @@
+"""The pytest plugin end to end, in a throwaway project (pytester): parametrization, selection,
+records, expectations, SHOULD handling, xdist, and collection errors for bad vector files."""
+import json
+import shutil
+import textwrap
+
+import pytest
+
+from .paths import ROOT, VECTORS
+
+SUITE = """
+import pytest
+from fixtures import verify
+
+@pytest.mark.vectors("ce-amqp", kind="encode")
+def test_encode(vector, codec, registry):
+    verify.run_encode(vector, codec, registry)
+
+@pytest.mark.vectors("ce-amqp", kind="decode")
+def test_decode(vector, codec, registry):
+    verify.run_decode(vector, codec, registry)
+"""
+
+
+@pytest.fixture
+def project(pytester, tmp_path):
+    vdir = pytester.path / "v"
+    (vdir / "clauses").mkdir(parents=True)
+    shutil.copy(VECTORS / "clauses" / "ce-amqp.yaml", vdir / "clauses")
+    shutil.copytree(VECTORS / "ce-amqp", vdir / "ce-amqp")
+    pytester.makepyfile(test_suite=SUITE)
+    pytester.makeini("[pytest]\naddopts = --strict-markers\n")
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "fixtures.plugin", "--vectors-dir", "v", "--expectations", "none.yaml",
+                                         "--results", "r.jsonl", *args)
+
+
+def records(pytester):
+    return [json.loads(x) for x in (pytester.path / "r.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(autouse=True)
+def _pythonpath(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+
+
+def test_vector_ids_are_test_ids_and_every_case_gets_a_record(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    result = run(project, "--impl", "mqconform-reference", "-q")
+    rows = records(project)
+    assert rows and all(r["implementation"]["name"] == "mqconform-reference" for r in rows)
+    ids = {r["test_id"].split("[", 1)[1][:-1] for r in rows}
+    assert "ce-amqp.binary.prefer-underscore::mqconform-reference" in ids
+    assert {r["spec_revision"] for r in rows} == {"1.0.3-wip"}
+    assert len({r["run_id"] for r in rows}) == 1
+    assert result.ret in (0, 1)
+
+
+def test_selection_by_clause_and_level(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    run(project, "--impl", "mqconform-reference", "--clause", "ce-amqp/3.1.3.1/*", "--level", "SHOULD")
+    rows = records(project)
+    assert rows
+    assert all(r["level"] == "SHOULD" and any(c.startswith("ce-amqp/3.1.3.1/") for c in r["clause_ids"]) for r in rows)
+
+
+def test_expectations_turn_failures_into_xfail(project):
+    (project.path / "none.yaml").write_text(textwrap.dedent("""\
+        expectations:
+          - implementation: cloudevents-sdk-python
+            vector: "ce-amqp.*"
+            reason: everything listed
+          - implementation: mqconform-reference
+            vector: ce-amqp.binary.prefer-underscore
+            reason: listed although it passes
+        """))
+    run(project)
+    rows = records(project)
+    sdk = [r for r in rows if r["implementation"]["name"] == "cloudevents-sdk-python"]
+    assert sdk and {r["outcome"] for r in sdk} <= {"xfail", "xpass", "unsupported"}
+    assert all(r["expected_outcome"] == "fail" for r in sdk)
+    ref = [r for r in rows if r["vector_id"] == "ce-amqp.binary.prefer-underscore" and r["implementation"]["name"] == "mqconform-reference"]
+    assert ref[0]["outcome"] == "xpass"
+
+
+def test_xdist_run_writes_one_record_per_case_from_the_controller(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    result = run(project, "-n", "2", "--impl", "mqconform-reference", "-q")
+    rows = records(project)
+    assert len(rows) == len({r["test_id"] for r in rows})
+    assert len({r["run_id"] for r in rows}) == 1
+    result.stdout.fnmatch_lines(["*result records*"])
+
+
+def test_malformed_vector_file_is_one_collection_error(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    bad = project.path / "v" / "ce-amqp" / "binary-mode.yaml"
+    bad.write_text(bad.read_text().replace("    kind: encode\n", "    kind: [encode\n", 1))
+    result = run(project)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*invalid vector set: v/ce-amqp/binary-mode.yaml:*malformed YAML*"])
+    assert result.stdout.str().count("invalid vector set:") == 1
+
+
+def test_unknown_clause_id_is_one_collection_error(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    f = project.path / "v" / "ce-amqp" / "structured-mode.yaml"
+    f.write_text(f.read_text().replace("ce-amqp/3.2.3/binary-headers-in-structured]", "ce-amqp/3.2.3/no-such-clause]", 1))
+    result = run(project)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*structured-mode.yaml:*vector 'ce-amqp.structured.*field vectors[[]*[]].clauses[[]*[]]: unknown clause id 'ce-amqp/3.2.3/no-such-clause'*"])
+
+
+def test_unknown_clause_marker_is_rejected(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    project.makepyfile(test_marker="import pytest\n\n@pytest.mark.clause('ce-amqp/0/nope')\ndef test_x():\n    pass\n")
+    result = run(project, "test_marker.py")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*unknown clause id 'ce-amqp/0/nope'*"])
