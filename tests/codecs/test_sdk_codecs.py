@@ -1,0 +1,250 @@
+"""sdk_amqp / sdk_rabbitmq: the CloudEvents Python SDK behind the codec interface.
+
+These tests pin what the SDK (cloudevents==2.2.0) actually does, as seen on the
+wire. Several assertions record SDK behaviour that departs from the binding
+texts; each says so. They are facts about the SDK, not expectations of ours: if
+one starts failing after an SDK upgrade, the SDK changed, and the expectations
+files should be reviewed.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from fixtures.codecs.base import Codec, DecodeError, Unsupported
+from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Attr, Event, Typed
+from fixtures.codecs.sdk_amqp import SdkAmqpCodec
+from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
+
+UTC = dt.UTC
+T0 = dt.datetime(2018, 4, 5, 3, 56, 24, tzinfo=UTC)
+AMQP, RABBIT = SdkAmqpCodec(), SdkRabbitMQCodec()
+
+
+def event(data=None, **extra) -> Event:
+    attrs = {"specversion": Attr("string", "1.0"), "id": Attr("string", "1"),
+             "source": Attr("uri-reference", "/s"), "type": Attr("string", "t")}
+    attrs.update(extra)
+    return Event(attrs, data)
+
+
+def S(v):
+    return Typed("string", v)
+
+
+AMQP_REQUIRED = {"cloudEvents_specversion": S("1.0"), "cloudEvents_id": S("1"), "cloudEvents_source": S("/s"),
+                 "cloudEvents_type": S("t")}
+RABBIT_REQUIRED = {"ce-specversion": S("1.0"), "ce-id": S("1"), "ce-source": S("/s"), "ce-type": S("t")}
+
+
+def test_identity():
+    for codec, binding in ((AMQP, "ce-amqp"), (RABBIT, "ce-rabbitmq")):
+        assert isinstance(codec, Codec)
+        assert codec.info.name == "cloudevents-sdk-python" and codec.info.binding == binding
+        assert codec.info.version == "2.2.0" and codec.info.provenance == {"package": "cloudevents==2.2.0"}
+
+
+# ---- ce-amqp, encode ------------------------------------------------------------------------
+
+def test_amqp_binary_is_typed_as_proton_sends_it():
+    msg = AMQP.encode(event(b'{"a":1}', time=Attr("timestamp", T0), datacontenttype=Attr("string", "application/json"),
+                            flag=Attr("boolean", True), n=Attr("integer", 5), blob=Attr("binary", b"\x00")), "binary")
+    assert msg.properties == {"content-type": "application/json"}
+    assert msg.application_properties == {
+        **AMQP_REQUIRED,
+        # Known SDK behaviour: `time` is written as a Python int of milliseconds, which
+        # an AMQP client sends as a long, not the timestamp of ce-amqp 3.1.3.2
+        # ("Timestamp | timestamp"; "MUST be strict for outgoing messages").
+        "cloudEvents_time": Typed("long", 1522900584000),
+        "cloudEvents_flag": Typed("boolean", True), "cloudEvents_n": Typed("long", 5),
+        "cloudEvents_blob": Typed("binary", b"\x00")}
+    assert msg.body == AmqpBody.of_bytes(b'{"a":1}')
+
+
+def test_amqp_binary_time_can_lose_a_millisecond():
+    # Known SDK behaviour: int(datetime.timestamp() * 1000) goes through a float and
+    # truncates, so some whole-millisecond times come out 1 ms early.
+    t = dt.datetime(1987, 5, 10, 10, 40, 21, 915000, tzinfo=UTC)
+    msg = AMQP.encode(event(time=Attr("timestamp", t)), "binary")
+    assert msg.application_properties["cloudEvents_time"] == Typed("long", 547641621914)   # not ...915
+
+
+def test_amqp_encode_adds_a_time_the_event_did_not_have():
+    # Known SDK behaviour: the SDK's CloudEvent constructor fills in `time` (now).
+    assert "cloudEvents_time" in AMQP.encode(event(), "binary").application_properties
+
+
+def test_amqp_binary_without_data_sends_an_empty_data_section():
+    # The SDK's application_data is b"" for no data: absent and empty data look alike.
+    assert AMQP.encode(event(), "binary").body == AmqpBody.of_bytes(b"")
+
+
+def test_amqp_structured():
+    msg = AMQP.encode(event(b'{"a":1}', datacontenttype=Attr("string", "application/json"),
+                            time=Attr("timestamp", T0)), "structured")
+    assert msg.properties == {"content-type": "application/cloudevents+json"}
+    doc = json.loads(msg.body.single_data())
+    # Given bytes, the SDK's JSON format always uses data_base64 (JSON format 3.1.1: binary runtime data).
+    assert "data" not in doc and doc["data_base64"] == "eyJhIjoxfQ=="
+    assert doc["time"] == "2018-04-05T03:56:24Z"
+
+
+def test_amqp_structured_cannot_write_a_binary_extension():
+    # Known SDK behaviour: JSONFormat.write hands bytes to json.dumps (TypeError) instead of
+    # writing the base64 string the JSON format's type mapping (2.2) requires.
+    with pytest.raises(TypeError):
+        AMQP.encode(event(blob=Attr("binary", b"\x00")), "structured")
+
+
+def test_sdk_validation_errors_surface_as_value_errors():
+    with pytest.raises(ValueError, match="specversion"):
+        AMQP.encode(event(specversion=Attr("string", "2.0")), "binary")
+
+
+def test_unknown_mode_is_unsupported():
+    with pytest.raises(Unsupported):
+        AMQP.encode(event(), "batch")
+    with pytest.raises(Unsupported):
+        RABBIT.encode(event(), "batch")
+
+
+# ---- ce-amqp, decode ------------------------------------------------------------------------
+
+def amqp_message(app=None, content_type=None, body=b"") -> AmqpMessage:
+    props = {"content-type": content_type} if content_type else {}
+    return AmqpMessage(properties=props, application_properties={**AMQP_REQUIRED, **(app or {})},
+                       body=AmqpBody.of_bytes(body))
+
+
+@pytest.mark.parametrize("value", [Typed("timestamp", 1522900584000), S("2018-04-05T03:56:24Z")])
+def test_amqp_decode_time_both_forms(value):
+    assert AMQP.decode(amqp_message({"cloudEvents_time": value})).get("time") == T0
+
+
+def test_amqp_decode_native_types():
+    ev = AMQP.decode(amqp_message({"cloudEvents_flag": Typed("boolean", True), "cloudEvents_n": Typed("long", 5),
+                                   "cloudEvents_blob": Typed("binary", b"\x01")}, "application/json", b'{"a": 1}'))
+    assert ev.attributes["flag"] == Attr("boolean", True)
+    assert ev.attributes["n"] == Attr("integer", 5)
+    assert ev.attributes["blob"] == Attr("binary", b"\x01")
+    assert json.loads(ev.data) == {"a": 1}
+
+
+def test_amqp_decode_timestamp_extension_comes_out_an_integer():
+    # Known SDK behaviour: only `time` is converted; a native AMQP timestamp in an
+    # extension reaches the application as an int.
+    ev = AMQP.decode(amqp_message({"cloudEvents_when": Typed("timestamp", 1000)}))
+    assert ev.attributes["when"] == Attr("integer", 1000)
+
+
+def test_amqp_decode_invents_missing_id_and_time():
+    # Known SDK behaviour: a binary message without cloudEvents_id is accepted and given
+    # a random id; a `time` is added too. ce-amqp 3.1.3 maps attributes "to and from" the
+    # application properties; the message carried neither.
+    msg = amqp_message()
+    del msg.application_properties["cloudEvents_id"]
+    ev = AMQP.decode(msg)
+    assert ev.get("id") and ev.get("id") != "1"
+    assert "time" in ev.attributes
+
+
+def test_amqp_decode_accepts_mixed_separators():
+    # Known SDK behaviour: ce-amqp 3.1.3.1 "Any single message MUST use the same separator
+    # for all CloudEvents attributes" is not checked on receipt.
+    ev = AMQP.decode(amqp_message({"cloudEvents:ext": S("x")}))
+    assert ev.get("ext") == "x"
+
+
+def test_amqp_decode_accepts_specversion_0_3():
+    # The SDK also implements CloudEvents 0.3 and picks it from specversion.
+    assert AMQP.decode(amqp_message({"cloudEvents_specversion": S("0.3")})).get("specversion") == "0.3"
+
+
+def test_amqp_decode_refuses_unknown_format():
+    # application/cloudevents+avro is read as structured JSON and fails (refusing is allowed; the MAY is unused).
+    with pytest.raises(DecodeError):
+        AMQP.decode(amqp_message(content_type="application/cloudevents+avro", body=b"\x00"))
+
+
+def test_amqp_decode_structured_case_insensitive():
+    body = json.dumps({"specversion": "1.0", "id": "9", "source": "/s", "type": "t"}).encode()
+    ev = AMQP.decode(AmqpMessage(properties={"content-type": "Application/CloudEvents+JSON"}, body=AmqpBody.of_bytes(body)))
+    assert ev.get("id") == "9"
+
+
+def test_amqp_decode_structured_null_attribute_is_refused():
+    # Known SDK behaviour: JSON format 2.2 "When decoding attributes and a null value is
+    # encountered, it MUST be treated as the equivalent of unset or omitted." The SDK fails.
+    body = json.dumps({"specversion": "1.0", "id": "9", "source": "/s", "type": "t", "time": None}).encode()
+    with pytest.raises(DecodeError):
+        AMQP.decode(AmqpMessage(properties={"content-type": "application/cloudevents+json"}, body=AmqpBody.of_bytes(body)))
+
+
+def test_amqp_decode_non_data_body_is_an_adapter_limitation():
+    msg = amqp_message()
+    msg.body = AmqpBody("value", value=Typed("binary", b"{}"))
+    with pytest.raises(Unsupported):
+        AMQP.decode(msg)
+
+
+# ---- ce-rabbitmq ------------------------------------------------------------------------------
+
+def test_rabbitmq_binary_headers_are_all_python_str():
+    msg = RABBIT.encode(event(b"x", datacontenttype=Attr("string", "text/plain"), time=Attr("timestamp", T0),
+                              flag=Attr("boolean", True), n=Attr("integer", 5), blob=Attr("binary", b"\x00")), "binary")
+    assert msg.properties == {"content-type": "text/plain"}
+    assert msg.headers == {
+        **RABBIT_REQUIRED, "ce-time": S("2018-04-05T03:56:24Z"), "ce-n": S("5"),
+        # Known SDK behaviour: str() of the Python value, not the CloudEvents canonical
+        # string forms ("true", base64): a boolean becomes "True", bytes their repr.
+        "ce-flag": S("True"), "ce-blob": S("b'\\x00'")}
+    assert msg.body == b"x"
+
+
+def test_rabbitmq_structured():
+    msg = RABBIT.encode(event(b"x", datacontenttype=Attr("string", "text/plain")), "structured")
+    assert msg.properties == {"content-type": "application/cloudevents+json"}
+    assert json.loads(msg.body)["data_base64"] == "eA=="
+
+
+def rabbit_message(headers=None, content_type=None, body=b"") -> Amqp091Message:
+    props = {"content-type": content_type} if content_type else {}
+    return Amqp091Message(properties=props, headers={**RABBIT_REQUIRED, **(headers or {})}, body=body)
+
+
+def test_rabbitmq_decode_native_header_types_pass_through():
+    ev = RABBIT.decode(rabbit_message({"ce-n": Typed("long", 5), "ce-flag": Typed("boolean", True),
+                                       "ce-blob": Typed("binary", b"\x01")}))
+    assert ev.attributes["n"] == Attr("integer", 5)
+    assert ev.attributes["flag"] == Attr("boolean", True)
+    assert ev.attributes["blob"] == Attr("binary", b"\x01")
+
+
+def test_rabbitmq_decode_refuses_native_timestamp_time():
+    # Known SDK behaviour: ce-time must be a string; an AMQP 0-9-1 timestamp (T) fails in isoparse.
+    with pytest.raises(DecodeError):
+        RABBIT.decode(rabbit_message({"ce-time": Typed("timestamp", 1522900584)}))
+
+
+def test_rabbitmq_decode_lowercases_header_names():
+    ev = RABBIT.decode(Amqp091Message(headers={k.upper(): v for k, v in RABBIT_REQUIRED.items()}))
+    assert ev.get("id") == "1"
+
+
+def test_rabbitmq_decode_invents_missing_id():
+    # Known SDK behaviour, as for AMQP: a missing required attribute is filled in.
+    msg = rabbit_message()
+    del msg.headers["ce-id"]
+    assert RABBIT.decode(msg).get("id")
+
+
+def test_rabbitmq_header_pika_cannot_send_is_an_adapter_limitation():
+    with pytest.raises(Unsupported):
+        RABBIT.decode(rabbit_message({"ce-n": Typed("uint", 5)}))
+
+
+def test_rabbitmq_decode_text_and_json_data():
+    assert RABBIT.decode(rabbit_message(content_type="text/plain", body=b"hello")).data == b"hello"
+    assert json.loads(RABBIT.decode(rabbit_message(content_type="application/json", body=b'[1, "a"]')).data) == [1, "a"]
