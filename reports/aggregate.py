@@ -9,38 +9,11 @@ DuckDB baseline of `reports bench` so both engines are held to one definition.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
-from .schema import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
-
-
-@dataclass
-class Aggregates:
-    """What the engines hand to the model; every list is small."""
-    # one per implementation x run: impl, kind, version, run_id, run_started,
-    # run_us (epoch microseconds), vectors_digest, suite_version, counts
-    runs: list[dict] = field(default_factory=list)
-    # one per clause x implementation in the latest run: spec, spec_revision,
-    # clause_id, impl, worst, counts, levels, vectors
-    cells: list[dict] = field(default_factory=list)
-    # latest run: impl, spec, spec_revision, level, outcome, n
-    level_counts: list[dict] = field(default_factory=list)
-    # latest two runs, vectors whose worst outcome differs: impl, vector_id, before, after
-    diff: list[dict] = field(default_factory=list)
-    # impl, vector_id, pairs, changes; only vectors with changes > 0
-    flaky: list[dict] = field(default_factory=list)
-
-
-def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
-    """Per implementation name, its runs newest first (ties broken by run_id)."""
-    by_impl: dict[str, list[dict]] = {}
-    for r in runs:
-        by_impl.setdefault(r["impl"], []).append(r)
-    return {impl: sorted(rs, key=lambda r: (r["run_us"], r["run_id"]), reverse=True)[:2]
-            for impl, rs in by_impl.items()}
+from .model import Aggregates, latest_two
+from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
 
 
 def _case(column, mapping: dict):

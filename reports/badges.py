@@ -54,7 +54,9 @@ def svg(label: str, value: str, colour: str) -> str:
 
 
 def verdict_svg(v: dict) -> str:
-    label = f"{v['spec']} {v['spec_revision']}" if v.get("spec_revision") else v["spec"]
+    spec, revision = v["spec"], v.get("spec_revision")
+    # rabbitmq-address@4.0 already names its revision.
+    label = f"{spec} {revision}" if revision and not spec.endswith(f"@{revision}") else spec
     return svg(label, v["verdict"], COLOURS.get(v["verdict"], "#6e6e6e"))
 
 
@@ -62,6 +64,9 @@ def write(report: dict, out: Path) -> list[Path]:
     """One badge per implementation x spec under out/badges/."""
     folder = out / "badges"
     folder.mkdir(parents=True, exist_ok=True)
+    # Badges of an implementation or spec no longer reported must not linger.
+    for old in folder.glob("*.svg"):
+        old.unlink()
     written = []
     for v in report["verdicts"]:
         path = folder / badge_name(v["implementation"], v["spec"])

@@ -5,8 +5,8 @@ reports/model.py, the bench also checks that both engines agree.
 """
 from __future__ import annotations
 
-from .aggregate import Aggregates, latest_two
-from .schema import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
+from .model import Aggregates, latest_two
+from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
 
 
 def _case(column: str, mapping: dict) -> str:

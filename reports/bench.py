@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .schema import OUTCOME_ORDER, arrow_schema
+from .outcomes import OUTCOME_ORDER
+from .schema import arrow_schema
 
 LEVELS = np.array(["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"])
 LEVEL_P = [0.5, 0.1, 0.2, 0.05, 0.15]

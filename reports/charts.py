@@ -37,7 +37,7 @@ def level_bars(level_pass_rates: dict[str, dict[str, float | None]]) -> str:
     left, top, plot_h, bottom = 48, 28, 180, 90
     group_w = bar * len(groups) + gap
     plot_w = max(group_w * len(impls), 200)
-    width, height = left + plot_w + 20, top + plot_h + bottom
+    width, height = left + plot_w + 110, top + plot_h + bottom  # room for the last slanted name
     body = []
     for i, g in enumerate(groups):  # legend
         x = left + i * 90

@@ -26,10 +26,8 @@ except ImportError:  # run from outside the project root: the loader lives besid
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from fixtures import expectations as exp_mod
 
-from . import results_py
-from .schema import PASSING
-
-FAILING = ("fail", "error", "xfail")
+from . import read_plain
+from .outcomes import FAILING, PASSING
 
 EXIT_OK, EXIT_UNCOVERED, EXIT_USAGE, EXIT_STRICT = 0, 1, 2, 3
 
@@ -91,7 +89,7 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
         strict: bool = False) -> int:
     try:
         expectations = exp_mod.load_all(expectation_paths)
-        reading = results_py.read_latest(results)
+        reading = read_plain.read_latest(results)
     except (ValueError, OSError) as exc:  # ExpectationsError, InputError, pyarrow's errors
         print(f"reports gate: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -8,12 +8,37 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass, field
 
-from .aggregate import Aggregates, latest_two
-from .schema import (FAILING, LEVEL_GROUP, LEVEL_RANK, NOT_JUDGED, OUTCOME_ORDER, PASSING,
-                     SEVERITY, VERDICTS)
+from .outcomes import FAILING, LEVEL_GROUP, LEVEL_RANK, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
 
 REPORT_SCHEMA = "mqconform-compliance/1"
+
+
+@dataclass
+class Aggregates:
+    """What the engines hand to the model; every list is small."""
+    # one per implementation x run: impl, kind, version, run_id, run_started,
+    # run_us (epoch microseconds), vectors_digest, suite_version, counts
+    runs: list[dict] = field(default_factory=list)
+    # one per clause x implementation in the latest run: spec, spec_revision,
+    # clause_id, impl, worst, counts, levels, vectors
+    cells: list[dict] = field(default_factory=list)
+    # latest run: impl, spec, spec_revision, level, outcome, n
+    level_counts: list[dict] = field(default_factory=list)
+    # latest two runs, vectors whose worst outcome differs: impl, vector_id, before, after
+    diff: list[dict] = field(default_factory=list)
+    # impl, vector_id, pairs, changes; only vectors with changes > 0
+    flaky: list[dict] = field(default_factory=list)
+
+
+def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
+    """Per implementation name, its runs newest first (ties broken by run_id)."""
+    by_impl: dict[str, list[dict]] = {}
+    for r in runs:
+        by_impl.setdefault(r["impl"], []).append(r)
+    return {impl: sorted(rs, key=lambda r: (r["run_us"], r["run_id"]), reverse=True)[:2]
+            for impl, rs in by_impl.items()}
 
 
 def pass_rate(counts: dict[str, int]) -> float | None:

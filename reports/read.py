@@ -12,7 +12,8 @@ import uuid
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from .schema import FIELD_NAMES, OUTCOMES, RESULT_SCHEMA
+from .outcomes import OUTCOMES
+from .schema import FIELD_NAMES, RESULT_SCHEMA
 
 
 class InputError(ValueError):
@@ -25,39 +26,58 @@ def _hadoop(spark: SparkSession, path: str):
     return hpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hpath
 
 
-def _holds_parquet(fs, status) -> bool:
-    if status.isFile():
-        return status.getPath().getName().endswith(".parquet")
-    files = fs.listFiles(status.getPath(), True)
-    while files.hasNext():
-        name = files.next().getPath().getName()
-        if name.endswith(".parquet"):
-            return True
-    return False
+def _visible(name: str) -> bool:
+    # Spark and Hadoop skip these too: _SUCCESS, .crc checksums, hidden files.
+    return not name.startswith(("_", "."))
 
 
-def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[str]]:
-    """Split the inputs into JSON Lines and Parquet paths; globs are expanded.
+def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tuple[str | None, list[str]]]]:
+    """Split the inputs into JSON Lines paths and Parquet reads; globs are expanded.
 
-    A directory counts as Parquet when any file below it ends in `.parquet`
-    (Spark's and pyarrow's writers both name them so); otherwise its files
-    are read as JSON Lines.
+    Files ending in `.parquet` (Spark's and pyarrow's writers both name them
+    so) are Parquet, everything else JSON Lines. A folder of only Parquet is
+    read as one dataset, so that a store's spec=/date= folders are discovered;
+    a folder that mixes both is split file by file, its Parquet files read
+    with the folder as the partition base.
     """
-    json_paths, parquet_paths = [], []
+    json_paths: list[str] = []
+    parquet_reads: list[tuple[str | None, list[str]]] = []
     for path in paths:
         fs, hpath = _hadoop(spark, path)
         statuses = fs.globStatus(hpath)
         if not statuses:
             raise InputError(f"{path}: no such file or directory")
         for status in statuses:
-            target = parquet_paths if _holds_parquet(fs, status) else json_paths
-            target.append(status.getPath().toString())
-    return json_paths, parquet_paths
+            where = status.getPath().toString()
+            if status.isFile():
+                if where.endswith(".parquet"):
+                    parquet_reads.append((None, [where]))
+                else:
+                    json_paths.append(where)
+                continue
+            pq_files, other = [], []
+            listing = fs.listFiles(status.getPath(), True)
+            while listing.hasNext():
+                f = listing.next().getPath()
+                # Only names below the folder count: a store inside a hidden folder is still a store.
+                rel = f.toString()[len(where):].lstrip("/")
+                if not all(_visible(part) for part in rel.split("/")):
+                    continue
+                (pq_files if f.getName().endswith(".parquet") else other).append(f.toString())
+            if pq_files and not other:
+                parquet_reads.append((None, [where]))
+            elif not pq_files:
+                if other:
+                    json_paths.append(where)
+            else:
+                parquet_reads.append((where, pq_files))
+                json_paths.extend(other)
+    return json_paths, parquet_reads
 
 
 def read_raw(spark: SparkSession, paths: list[str]) -> DataFrame:
     """The records with exactly the columns of RESULT_SCHEMA, unvalidated."""
-    json_paths, parquet_paths = classify(spark, paths)
+    json_paths, parquet_reads = classify(spark, paths)
     frames = []
     if json_paths:
         frames.append(
@@ -69,11 +89,16 @@ def read_raw(spark: SparkSession, paths: list[str]) -> DataFrame:
             # partition directories to discover.
             .option("recursiveFileLookup", "true")
             .json(json_paths))
-    if parquet_paths:
+    for base, files in parquet_reads:
         # The schema is given for Parquet too: columns a file lacks read as
         # null, and the `spec` that a store keeps only in its directory names
         # (spec=.../date=...) comes back from partition discovery.
-        frames.append(spark.read.schema(RESULT_SCHEMA).parquet(*parquet_paths))
+        reader = spark.read.schema(RESULT_SCHEMA)
+        if base:
+            reader = reader.option("basePath", base)
+        frames.append(reader.parquet(*files))
+    if not frames:
+        return spark.createDataFrame([], RESULT_SCHEMA)
     frames = [f.select(*FIELD_NAMES) for f in frames]
     df = frames[0]
     for other in frames[1:]:

@@ -10,7 +10,7 @@ import re
 from html import escape
 
 from . import badges, charts
-from .schema import OUTCOME_ORDER
+from .outcomes import OUTCOME_ORDER
 
 SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
          "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
@@ -21,7 +21,7 @@ header{background:#263238;color:#fff;padding:14px 24px}header h1{margin:0;font-s
 header p{margin:4px 0 0;color:#cfd8dc}
 main{padding:8px 24px 40px}section{margin:22px 0}h2{font-size:17px;border-bottom:1px solid #ccc;padding-bottom:4px}
 table{border-collapse:collapse;background:#fff}th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
-th{background:#eceff1;position:sticky;top:0}
+th{background:#eceff1}#matrix tr:first-child th{position:sticky;top:0}
 td.c{text-align:center;font-weight:600;font-size:11px;white-space:nowrap}
 td.c a{color:inherit;text-decoration:none;display:block}
 .o-fail{background:#c62828;color:#fff}.o-error{background:#6a1b9a;color:#fff}
@@ -58,6 +58,7 @@ JS = """
     }
   }
   box.addEventListener('input', apply); bad.addEventListener('change', apply);
+  document.body.setAttribute('data-ready', '1');  // lets a headless check see the script ran
 })();
 """
 

@@ -1,7 +1,7 @@
 """summary.md: the short form for CI job pages (GitHub step summary and the like)."""
 from __future__ import annotations
 
-from .schema import LEVEL_GROUP, OUTCOME_ORDER
+from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
 
 ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything

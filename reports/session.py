@@ -8,6 +8,7 @@ passes --master and, when needed, --conf to override any of these.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 LOG4J = Path(__file__).with_name("log4j2.properties")
@@ -29,6 +30,8 @@ DEFAULTS = {
 def start(master: str | None = None, conf: dict[str, str] | None = None, app: str = "mqconform-reports"):
     """A SparkSession; reuses one that is already running in this process (tests)."""
     # Imported here so that `python -m reports gate` never pays for pyspark.
+    # pyspark warns at import about pandas 3, which the reports never hand it.
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
     # Spark resolves the driver's own host name; on machines whose name maps

@@ -25,6 +25,6 @@ fi
 stamp=.venv/.mqconform-deps
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q '.[dev]'
   touch "$stamp"
 fi

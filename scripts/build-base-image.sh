@@ -8,7 +8,9 @@
 # Env: MQCONFORM_ENGINE_CLI (podman|docker; default podman when installed, else docker),
 #      MQCONFORM_DEBIAN_MIRROR (default: the host's Debian mirror from /etc/apt, else deb.debian.org),
 #      MQCONFORM_STATE (scratch space; default <project>/.mqconform),
-#      CONTAINERS_CONF (for podman; scripts/container-engine.sh prints it).
+#      CONTAINERS_CONF (for podman; scripts/container-engine.sh prints it),
+#      MQCONFORM_BASE_SOURCE (debootstrap|registry; default: debootstrap when it can run as root,
+#      else the registry's debian:SUITE image).
 # Prints the image id on stdout.
 set -euo pipefail
 
@@ -41,8 +43,17 @@ if [ -z "$mirror" ]; then
     mirror="${mirror:-http://deb.debian.org/debian}"
 fi
 
-command -v debootstrap >/dev/null 2>&1 || die "debootstrap is not installed (scripts/container-engine.sh install)"
-[ "$(id -u)" -eq 0 ] || die "debootstrap needs root"
+if ! command -v debootstrap >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ] || [ "${MQCONFORM_BASE_SOURCE:-}" = registry ]; then
+    # A machine with a registry but without debootstrap/root (e.g. Docker Desktop):
+    # the official Debian image stands in for the debootstrap base.
+    [ "${MQCONFORM_BASE_SOURCE:-}" = debootstrap ] && die "debootstrap needs root and the debootstrap package"
+    log "no debootstrap as root here: using docker.io/library/debian:$suite from the registry"
+    timeout 600 "$cli" pull "docker.io/library/debian:$suite" >&2 \
+        || die "neither debootstrap (as root) nor the registry image debian:$suite is available"
+    "$cli" tag "docker.io/library/debian:$suite" "$image"
+    image_id "$image"
+    exit 0
+fi
 
 work="$state/rootfs"
 mkdir -p "$work"

@@ -122,7 +122,7 @@ start_service() {
         rm -f "$sock" "$pidfile"
         log "starting podman system service on $sock"
         # setsid: the service outlives this script and is not hit by the caller's Ctrl-C
-        setsid podman system service --time=0 "unix://$sock" >>"$logfile" 2>&1 < /dev/null &
+        setsid podman system service --time=0 "unix://$sock" >>"$logfile" 2>&1 < /dev/null 9>&- &
         echo $! > "$pidfile"
     fi
     local deadline=$(( $(date +%s) + wait_s ))
@@ -151,6 +151,13 @@ stop_service() {
 }
 
 cmd="${1:-ensure}"
+case "$cmd" in
+    ensure|stop)
+        # one starter at a time (parallel test workers, CI and a developer's shell)
+        mkdir -p "$state"
+        exec 9>"$state/engine.lock"
+        flock -w "$(( wait_s + 60 ))" 9 || die "another container-engine.sh holds $state/engine.lock" ;;
+esac
 case "$cmd" in
     ensure)
         if [ "$mode" != podman ] && find_docker; then exit 0; fi

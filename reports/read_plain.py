@@ -7,12 +7,15 @@ per implementation only the rows of the newest run seen so far.
 """
 from __future__ import annotations
 
+import functools
+import io
 import json
 import os
 import sys
 from dataclasses import dataclass
 
 from . import timeutil
+from .outcomes import OUTCOMES
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message")
 
@@ -36,7 +39,7 @@ def _fs_and_path(path: str):
 
 
 def _files(path: str):
-    """(filesystem, [(file path, 'parquet' | 'json')]) for a file or a folder."""
+    """(filesystem, base folder or None, parquet files, JSON Lines files) for a file or a folder."""
     import pyarrow.fs as pafs
 
     fs, p = _fs_and_path(path)
@@ -44,13 +47,21 @@ def _files(path: str):
     if info.type == pafs.FileType.NotFound:
         raise InputError(f"{path}: no such file or directory")
     if info.type == pafs.FileType.File:
-        infos = [info]
+        files, base = [info.path], None
     else:
-        infos = [i for i in fs.get_file_info(pafs.FileSelector(p, recursive=True))
-                 if i.type == pafs.FileType.File and not i.base_name.startswith(("_", "."))]
-    if any(i.path.endswith(".parquet") for i in infos):
-        return fs, p, "parquet"
-    return fs, [i.path for i in infos], "json"
+        # Skip what Spark skips: _SUCCESS, .crc checksums, hidden files and folders.
+        files = [i.path for i in fs.get_file_info(pafs.FileSelector(p, recursive=True))
+                 if i.type == pafs.FileType.File
+                 and not any(part.startswith(("_", ".")) for part in i.path[len(p):].split("/") if part)]
+        base = p
+    parquet = [f for f in files if f.endswith(".parquet")]
+    return fs, base, parquet, [f for f in files if not f.endswith(".parquet")]
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text):
+    # Every record of a run repeats its run_started: parse each value once.
+    return timeutil.parse(text)
 
 
 class _Latest:
@@ -61,7 +72,8 @@ class _Latest:
         self.rows: dict[str, list[dict]] = {}
 
     def offer(self, impl: str, row: dict) -> None:
-        when = timeutil.parse(row["run_started"])
+        started = row["run_started"]
+        when = _parse_cached(started) if isinstance(started, str) else None
         if when is None:
             return
         key = (when, row["run_id"])
@@ -75,34 +87,45 @@ class _Latest:
 
 
 def _read_json(fs, files: list[str], latest: _Latest) -> int:
+    """Streams JSON Lines files line by line; returns how many lines were skipped."""
     skipped = 0
     for f in files:
         with fs.open_input_stream(f) as stream:
-            data = stream.read().decode("utf-8", errors="replace")
-        for line in data.splitlines():
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                impl = rec["implementation"]["name"]
-                row = {c: rec.get(c) for c in COLUMNS}
-                if not (impl and row["run_id"] and row["vector_id"] and row["outcome"]):
-                    raise KeyError("field")
-            except (ValueError, KeyError, TypeError, AttributeError):
-                # A crashed run leaves a truncated last line: skip, as Spark's DROPMALFORMED does.
-                skipped += 1
-                continue
-            row["impl"] = impl
-            row["clause_ids"] = row["clause_ids"] or []
-            latest.offer(impl, row)
+            for line in io.TextIOWrapper(stream, encoding="utf-8", errors="replace"):
+                if line.strip() and not _offer_line(line, latest):
+                    skipped += 1
     return skipped
 
 
-def _read_parquet(fs, path: str, latest: _Latest) -> None:
+def _offer_line(line: str, latest: _Latest) -> bool:
+    """Offers one JSON line; False when it is not a complete record.
+
+    A crashed run leaves a truncated last line: it is skipped, as Spark's
+    DROPMALFORMED does, and so is a record that lacks what the gate needs or
+    has an outcome that docs/results.md does not list.
+    """
+    try:
+        rec = json.loads(line)
+        impl = rec["implementation"]["name"]
+        row = {c: rec.get(c) for c in COLUMNS}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    if not (isinstance(impl, str) and row["run_id"] and row["vector_id"]) or row["outcome"] not in OUTCOMES:
+        return False
+    row["impl"] = impl
+    row["clause_ids"] = row["clause_ids"] or []
+    latest.offer(impl, row)
+    return True
+
+
+def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest) -> None:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
-    dataset = ds.dataset(path, filesystem=fs, format="parquet", partitioning="hive")
+    # Hive partitioning restores the `spec` that a build's store keeps only in
+    # its spec=.../date=... folder names.
+    dataset = ds.dataset(files, filesystem=fs, format="parquet", partitioning="hive",
+                         partition_base_dir=base)
     impl = pc.field("implementation", "name")
     runs = dataset.to_table(columns={"impl": impl, "run_id": pc.field("run_id"),
                                      "run_started": pc.field("run_started")})
@@ -123,7 +146,7 @@ def _read_parquet(fs, path: str, latest: _Latest) -> None:
     cols["impl"] = impl
     table = dataset.to_table(columns=cols, filter=pc.field("run_id").isin(wanted))
     for row in table.to_pylist():
-        if row["impl"] is not None:
+        if row["impl"] is not None and row["vector_id"] is not None and row["outcome"] in OUTCOMES:
             row["clause_ids"] = row["clause_ids"] or []
             latest.offer(row["impl"], row)
 
@@ -132,11 +155,10 @@ def read_latest(paths: list[str]) -> Reading:
     latest = _Latest()
     skipped = 0
     for path in paths:
-        fs, target, kind = _files(path)
-        if kind == "parquet":
-            _read_parquet(fs, target, latest)
-        else:
-            skipped += _read_json(fs, target, latest)
+        fs, base, parquet, json_files = _files(path)
+        if parquet:
+            _read_parquet(fs, base, parquet, latest)
+        skipped += _read_json(fs, json_files, latest)
     rows, seen = [], set()
     for impl in sorted(latest.rows):
         for r in latest.rows[impl]:

@@ -1,0 +1,34 @@
+"""Outcomes and levels: their order, classes and the verdict values. Plain Python."""
+from __future__ import annotations
+
+# Worst first. A matrix cell shows the worst outcome of the vectors behind it:
+#   fail           a definite violation;
+#   error          could not be judged, so it may hide a fail;
+#   xfail          a violation all the same, only a known one;
+#   xpass          passes, but the expectations file is stale: someone must act;
+#   unsupported    an optional feature is missing;
+#   not_applicable the clause does not bind this implementation;
+#   pass.
+# This puts xfail above xpass (the brief suggested the reverse): a cell holding
+# one known deviation and one stale expectation must still show the deviation.
+OUTCOME_ORDER = ("fail", "error", "xfail", "xpass", "unsupported", "not_applicable", "pass")
+OUTCOMES = frozenset(OUTCOME_ORDER)
+# Severity as an integer, higher is worse, so that engines can take max().
+SEVERITY = {o: len(OUTCOME_ORDER) - 1 - i for i, o in enumerate(OUTCOME_ORDER)}
+BY_SEVERITY = {v: k for k, v in SEVERITY.items()}
+
+# The run diff sorts changes with PASSING / FAILING; flakiness compares CLASS_OF.
+# Both treat fail and xfail (and pass and xpass) alike: an edit of the
+# expectations file turns one into the other without the implementation changing.
+PASSING = frozenset({"pass", "xpass"})
+FAILING = frozenset({"fail", "xfail", "error"})
+CLASS_OF = {"pass": "pass", "xpass": "pass", "fail": "fail", "xfail": "fail",
+            "error": "error", "unsupported": "unsupported", "not_applicable": "not_applicable"}
+# Outcomes left out of a pass rate's denominator: nothing to pass there.
+NOT_JUDGED = frozenset({"unsupported", "not_applicable"})
+
+LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
+LEVEL_GROUP = {"MUST": "MUST", "MUST NOT": "MUST", "SHOULD": "SHOULD", "SHOULD NOT": "SHOULD", "MAY": "MAY"}
+LEVEL_RANK = {"MUST": 0, "MUST NOT": 1, "SHOULD": 2, "SHOULD NOT": 3, "MAY": 4}
+
+VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-conformant")

@@ -1,0 +1,240 @@
+"""Integration: real brokers in containers (podman's Docker API here, Docker elsewhere).
+
+Select with `-m containers`. The first run builds the images (about a minute with the
+Debian base images); later runs reuse them (content-hash tags).
+"""
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pika
+import pytest
+from proton import ConnectionException, Message, Timeout
+from proton.utils import BlockingConnection, LinkDetached
+
+from fixtures.provision import catalog, provision
+
+pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def containers_of_run(engine, run: str, *extra_filters: str) -> list[str]:
+    """What `podman ps -a --filter label=mqconform.run=<id>` (or docker ps) lists.
+
+    Under pytest-xdist workers may share a run id (MQCONFORM_RUN_ID): checks of this
+    process's own containers add mine() to look only at containers this worker owns."""
+    cmd = [*engine.cli, "ps", "-a", "--filter", f"label=mqconform.run={run}", "--format", "{{.Names}}"]
+    for f in extra_filters:
+        cmd += ["--filter", f]
+    p = subprocess.run(cmd, env=engine.cli_env(), capture_output=True, text=True, timeout=60, check=True)
+    return [line for line in p.stdout.splitlines() if line.strip()]
+
+
+def mine() -> str:
+    return f"label=mqconform.owner.pid={os.getpid()}"
+
+
+def amqp10_connection(rt, timeout=10):
+    return BlockingConnection(f"amqp://{rt.host}:{rt.port('amqp10')}", timeout=timeout,
+                              user="guest", password="guest", allowed_mechs="PLAIN", allow_insecure_mechs=True)
+
+
+def amqp091_roundtrip(rt, queue: str, body: bytes) -> None:
+    conn = pika.BlockingConnection(pika.URLParameters(rt.url("amqp091") + "?connection_attempts=1&socket_timeout=10"))
+    try:
+        ch = conn.channel()
+        ch.queue_declare(queue)
+        ch.basic_publish("", queue, body)
+        deadline = time.monotonic() + 10
+        got = None
+        while got is None and time.monotonic() < deadline:
+            _, _, got = ch.basic_get(queue, auto_ack=True)
+            if got is None:
+                time.sleep(0.05)
+        assert got == body
+    finally:
+        conn.close()
+
+
+def amqp10_roundtrip(rt, address: str, body: str) -> None:
+    conn = amqp10_connection(rt)
+    try:
+        conn.create_sender(address).send(Message(body=body), timeout=10)
+        msg = conn.create_receiver(address).receive(timeout=10)
+        assert msg.body == body
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("name, address", [
+    ("rabbitmq-4.0.5", "/queues/{q}"),  # address v2
+    ("rabbitmq-3.10.8", "/amq/queue/{q}"),  # the 3.x plugin's address for an existing queue
+])
+def test_rabbitmq_answers_amqp091_and_amqp10_then_is_removed(engine, name, address):
+    rt = provision.start(name)
+    assert provision.start(name) is rt, "started once per run"
+    assert rt.alive()
+    assert rt.ready_s < catalog.load().get(name).start_timeout_s
+    if rt.provenance["image.source"] == "local":
+        assert rt.provenance["deb.rabbitmq-server"].startswith(rt.version + "-")
+    else:
+        assert rt.provenance["image.ref"] == f"rabbitmq:{rt.version}-management"
+    assert rt.provenance["image.id"] and rt.provenance["engine"].startswith(engine.kind)
+    q = f"mqconform-{uuid.uuid4().hex[:8]}"
+    amqp091_roundtrip(rt, q, b"via 0-9-1")
+    amqp10_roundtrip(rt, address.format(q=q), "via 1.0")
+    assert containers_of_run(engine, provision.run_id(), mine(), f"label=mqconform.target={name}") == [rt.container_name]
+
+    rt.stop()
+    assert not rt.alive()
+    assert containers_of_run(engine, provision.run_id(), mine()) == []
+    assert provision.running() == []
+
+
+def test_address_v1_denied_variant_refuses_v1_addresses(engine):
+    rt = provision.start("rabbitmq-4.0.5", "address-v1-denied")
+    assert rt.provenance["variant"] == "address-v1-denied"
+    q = f"mqconform-{uuid.uuid4().hex[:8]}"
+    amqp091_roundtrip(rt, q, b"declare")
+    amqp10_roundtrip(rt, f"/queues/{q}", "v2 works")
+    conn = amqp10_connection(rt, timeout=5)
+    try:
+        # RabbitMQ refuses the link; proton's blocking API reports that as a detach, or as a
+        # timeout when the refusal closes the session before the attach completes
+        with pytest.raises((LinkDetached, ConnectionException, Timeout)):
+            conn.create_sender(f"/queue/{q}").send(Message(body="v1"), timeout=5)
+    finally:
+        try:
+            conn.close()
+        except Exception:
+            pass
+    assert rt.alive()
+
+
+def test_garagemq_answers_amqp091(engine):
+    rt = provision.start("garagemq")
+    if rt.provenance["image.source"] == "local":
+        assert rt.provenance["go.module"] == "github.com/valinurovam/garagemq"
+        assert rt.provenance["go.module.version"] == "v" + rt.version
+    amqp091_roundtrip(rt, f"mqconform-{uuid.uuid4().hex[:8]}", b"hello garagemq")
+    with pytest.raises(provision.TargetError, match="target garagemq: does not offer amqp10"):
+        rt.port("amqp10")
+
+
+def test_broker_killed_mid_use_is_reported_clearly(engine):
+    rt = provision.start("garagemq")
+    conn = pika.BlockingConnection(pika.URLParameters(rt.url("amqp091") + "?connection_attempts=1&socket_timeout=5"))
+    ch = conn.channel()
+    ch.queue_declare("before-kill")
+    subprocess.run([*engine.cli, "kill", rt.container_id], env=engine.cli_env(), check=True,
+                   capture_output=True, timeout=60)
+
+    with pytest.raises(provision.TargetDiedError) as info:
+        with rt.guard():
+            for _ in range(50):  # the first publish may still be buffered
+                ch.basic_publish("", "before-kill", b"x")
+                conn.process_data_events(time_limit=0.1)
+    msg = str(info.value)
+    assert msg.startswith("target garagemq: broker is not alive")
+    assert rt.container_name in msg and "exit" in msg
+    assert info.value.target == "garagemq"
+    assert isinstance(info.value.__cause__, pika.exceptions.AMQPError)
+
+    assert not rt.alive()
+    with pytest.raises(provision.TargetDiedError, match="target garagemq"):
+        rt.check()
+    rt.stop()
+    assert containers_of_run(engine, provision.run_id(), mine()) == []
+
+
+def test_not_ready_in_time_names_target_and_shows_logs(engine, tmp_path):
+    data = catalog.yaml.safe_load(catalog.DEFAULT_CATALOG.read_text())
+    g = next(t for t in data["targets"] if t["name"] == "garagemq")
+    g["readiness"] = {"start_timeout_s": 3, "checks": [{"kind": "command", "command": ["false"]}]}
+    cat = catalog.parse(data, "test-catalog")
+    t0 = time.monotonic()
+    with pytest.raises(provision.TargetStartError) as info:
+        provision.start("garagemq", catalog=cat)
+    assert time.monotonic() - t0 < 30
+    msg = str(info.value)
+    assert msg.startswith("target garagemq: not ready within 3s")
+    assert "command false exited 1" in msg and "last log lines:" in msg
+    assert containers_of_run(engine, provision.run_id(), mine()) == []
+
+
+def _child(script: str, run: str) -> subprocess.Popen:
+    env = dict(os.environ, MQCONFORM_RUN_ID=run, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], cwd=str(ROOT), env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_line(p: subprocess.Popen, want: str, timeout: float = 300) -> str:
+    """The child's first stdout line containing `want`; bounded (the child is killed after timeout)."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        for line in p.stdout:
+            lines.put(line)
+        lines.put("")
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if want in line:
+            return line
+        if not line:
+            break
+    p.kill()
+    raise AssertionError(f"child never printed {want!r}; stderr: {p.stderr.read()[-2000:]}")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_removes_containers(engine, sig):
+    run = uuid.uuid4().hex
+    p = _child("""
+        import time
+        from fixtures.provision import provision
+        provision.start("garagemq")
+        print("READY", flush=True)
+        time.sleep(120)
+    """, run)
+    try:
+        _wait_line(p, "READY")
+        assert len(containers_of_run(engine, run)) == 1
+        p.send_signal(sig)
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert containers_of_run(engine, run) == []
+
+
+def test_leftovers_of_dead_runs_are_removed(engine):
+    run = uuid.uuid4().hex
+    p = _child("""
+        import os
+        from fixtures.provision import provision
+        rt = provision.start("garagemq")
+        print("READY", rt.container_name, flush=True)
+        os._exit(0)  # no atexit, no cleanup: a crashed run
+    """, run)
+    name = _wait_line(p, "READY").split()[1]
+    p.wait(timeout=60)
+    left = containers_of_run(engine, run)
+    removed = provision.cleanup_leftovers()
+    assert containers_of_run(engine, run) == []
+    # another xdist worker's first start() sweeps leftovers too and may have been first
+    assert name in removed or name not in left
