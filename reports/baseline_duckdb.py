@@ -24,7 +24,7 @@ def _counts(row: dict) -> dict:
 
 def _dicts(cur) -> list[dict]:
     names = [c[0] for c in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
 def compute(con, parquet_glob: str) -> Aggregates:

@@ -24,7 +24,7 @@ LEVEL_P = [0.5, 0.1, 0.2, 0.05, 0.15]
 # Base outcome of a vector on an implementation, in OUTCOME_ORDER.
 BASE_P = [0.04, 0.01, 0.02, 0.01, 0.03, 0.04, 0.85]
 SPECS = (("ce-amqp", "1.0.3-wip"), ("ce-rabbitmq", "1.0.2-wip"), ("rabbitmq-address@4.0", "4.0"))
-START = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+START = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
 def _strings(indices: np.ndarray, values: list[str]):

@@ -97,7 +97,7 @@ def history_lines(history: list[dict]) -> str:
             body.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
         # Circles carry the tooltips; past a few hundred runs they only add weight.
         if len(coords) <= 400:
-            for (x, y), r in zip(coords, runs):
+            for (x, y), r in zip(coords, runs, strict=True):
                 tip = escape(f"{h['implementation']} {r['version'] or ''} {r['run_started']}: {_pct(r['pass_rate'])}")
                 body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"><title>{tip}</title></circle>')
         lx, ly = left + (i % 3) * 190, top + plot_h + 34 + 16 * (i // 3)

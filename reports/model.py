@@ -192,7 +192,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
 
     return {
         "schema": REPORT_SCHEMA,
-        "generated": generated or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "generated": generated or dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "outcome_order": list(OUTCOME_ORDER),
         "verdict_values": list(VERDICTS),
         "totals": {"runs": len(agg.runs), "records": sum(sum(r["counts"].values()) for r in agg.runs),

@@ -21,5 +21,5 @@ def parse(text: str | None) -> dt.datetime | None:
     except ValueError:
         return None
     if value.tzinfo is None:  # no offset given: the schema says UTC
-        value = value.replace(tzinfo=dt.timezone.utc)
-    return value.astimezone(dt.timezone.utc)
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC)
