@@ -139,10 +139,13 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
     return folder
 
 
-def _spark_agg(spark, path: Path):
-    from . import aggregate, model, read
+def _spark_agg(spark, path: Path, conf: dict | None = None):
+    from . import aggregate, model, read, session
 
-    agg = aggregate.compute(read.read_results(spark, [str(path)]))
+    # As `build` does: listing the input decides on code generation.
+    found = read.classify(spark, [str(path)])
+    session.tune_for_input(spark, found.nbytes, conf)
+    agg = aggregate.compute(read.read_results(spark, found))
     return model.build_report(agg, {}, generated="bench")
 
 
@@ -166,7 +169,7 @@ def _timed(fn, *args):
 
 
 def run(sizes: list[int], master: str | None = None, conf: dict | None = None, workdir: str | None = None,
-        keep: bool = False, spark=None, out=print) -> list[dict]:
+        keep: bool = False, spark=None, out=print, warmup: bool = True) -> list[dict]:
     from . import session
 
     root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="mqconform-bench-"))
@@ -177,15 +180,16 @@ def run(sizes: list[int], master: str | None = None, conf: dict | None = None, w
         out(f"spark start-up: {t_start:.1f}s (master {spark.sparkContext.master}, "
             f"{spark.sparkContext.defaultParallelism} cores)")
         # Warm both engines on a tiny set so the first timed size does not pay for JIT and imports.
-        warm = generate(root / "warmup", 1000)
-        _spark_agg(spark, warm)
-        _duckdb_agg(warm)
+        if warmup:
+            warm = generate(root / "warmup", 1000)
+            _spark_agg(spark, warm, conf)
+            _duckdb_agg(warm)
         out(f"{'records':>12} {'generate s':>10} {'spark s':>9} {'spark rec/s':>12} "
             f"{'duckdb s':>9} {'duckdb rec/s':>12} {'spark/duckdb':>12}  same report")
         for size in sizes:
             folder = root / f"results-{size}"
             t_gen, _ = _timed(generate, folder, size)
-            t_spark, rep_spark = _timed(_spark_agg, spark, folder)
+            t_spark, rep_spark = _timed(_spark_agg, spark, folder, conf)
             t_duck, rep_duck = _timed(_duckdb_agg, folder)
             same = rep_spark == rep_duck
             row = {"size": size, "generate_s": t_gen, "spark_s": t_spark, "duckdb_s": t_duck,

@@ -55,11 +55,12 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     if accumulate and read.exists(spark, store):
         inputs.append(store)
     try:
-        df = read.read_results(spark, inputs)
+        found = read.classify(spark, inputs)
     except read.InputError as exc:
         print(f"reports build: {exc}", file=sys.stderr)
         return 2
-    read.write_store(df, store)
+    session.tune_for_input(spark, found.nbytes, conf)
+    read.write_store(read.read_results(spark, found), store)
     agg = aggregate.compute(read.read_results(spark, [store]))
     if not agg.runs:
         print("reports build: no valid result records in the inputs", file=sys.stderr)

@@ -47,7 +47,8 @@ def level_bars(level_pass_rates: dict[str, dict[str, float | None]]) -> str:
         x0 = left + i * group_w + gap / 2
         for j, g in enumerate(groups):
             rate = level_pass_rates[impl].get(g)
-            h = 0 if rate is None else plot_h * rate
+            # A 0 % bar stays visible as a sliver, unlike a level with nothing judged.
+            h = 0 if rate is None else max(plot_h * rate, 2)
             x = x0 + j * bar
             tip = escape(f"{impl} {g}: {_pct(rate)}")
             if rate is None:

@@ -8,6 +8,7 @@ given as files, directories or globs, on any Hadoop-compatible file system
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, field
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -31,7 +32,15 @@ def _visible(name: str) -> bool:
     return not name.startswith(("_", "."))
 
 
-def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tuple[str | None, list[str]]]]:
+@dataclass
+class Inputs:
+    json_paths: list[str] = field(default_factory=list)
+    # (partition base folder or None, paths) per Parquet read
+    parquet_reads: list[tuple[str | None, list[str]]] = field(default_factory=list)
+    nbytes: int = 0  # total size of the files, to size Spark's work
+
+
+def classify(spark: SparkSession, paths: list[str]) -> Inputs:
     """Split the inputs into JSON Lines paths and Parquet reads; globs are expanded.
 
     Files ending in `.parquet` (Spark's and pyarrow's writers both name them
@@ -40,8 +49,8 @@ def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tup
     a folder that mixes both is split file by file, its Parquet files read
     with the folder as the partition base.
     """
-    json_paths: list[str] = []
-    parquet_reads: list[tuple[str | None, list[str]]] = []
+    inputs = Inputs()
+    json_paths, parquet_reads = inputs.json_paths, inputs.parquet_reads
     for path in paths:
         fs, hpath = _hadoop(spark, path)
         statuses = fs.globStatus(hpath)
@@ -50,6 +59,7 @@ def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tup
         for status in statuses:
             where = status.getPath().toString()
             if status.isFile():
+                inputs.nbytes += status.getLen()
                 if where.endswith(".parquet"):
                     parquet_reads.append((None, [where]))
                 else:
@@ -58,11 +68,13 @@ def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tup
             pq_files, other = [], []
             listing = fs.listFiles(status.getPath(), True)
             while listing.hasNext():
-                f = listing.next().getPath()
+                entry = listing.next()
+                f = entry.getPath()
                 # Only names below the folder count: a store inside a hidden folder is still a store.
                 rel = f.toString()[len(where):].lstrip("/")
                 if not all(_visible(part) for part in rel.split("/")):
                     continue
+                inputs.nbytes += entry.getLen()
                 (pq_files if f.getName().endswith(".parquet") else other).append(f.toString())
             if pq_files and not other:
                 parquet_reads.append((None, [where]))
@@ -72,12 +84,13 @@ def classify(spark: SparkSession, paths: list[str]) -> tuple[list[str], list[tup
             else:
                 parquet_reads.append((where, pq_files))
                 json_paths.extend(other)
-    return json_paths, parquet_reads
+    return inputs
 
 
-def read_raw(spark: SparkSession, paths: list[str]) -> DataFrame:
+def read_raw(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
     """The records with exactly the columns of RESULT_SCHEMA, unvalidated."""
-    json_paths, parquet_reads = classify(spark, paths)
+    inputs = paths if isinstance(paths, Inputs) else classify(spark, paths)
+    json_paths, parquet_reads = inputs.json_paths, inputs.parquet_reads
     frames = []
     if json_paths:
         frames.append(
@@ -126,7 +139,7 @@ def normalize(df: DataFrame) -> DataFrame:
             .withColumn("date", F.to_date(F.col("run_ts"))))
 
 
-def read_results(spark: SparkSession, paths: list[str]) -> DataFrame:
+def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
     return normalize(read_raw(spark, paths))
 
 
