@@ -5,9 +5,27 @@
 # compliance.json, badges/). Exit status: that of `python -m reports gate` (0: no failure beyond
 # the known deviations in expectations/; 1: new failures; 2: bad input), or pytest's when the
 # run itself broke (interrupted, internal or usage error).
+#
+# Brokers: the catalog's default run (fixtures/provision/targets.yaml) starts in containers through
+# Docker, or podman's Docker API installed and started here when there is no Docker; images are
+# built once and cached. Choose others with --target GLOB, or certify your own broker with
+# --endpoint NAME=amqp://user:pass@host:port. Containers are removed when the run ends (Ctrl-C too);
+# a podman service started here is stopped again.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || exit 2
+[ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
+started_engine=0
+if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
+  if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
+fi
+if [ "$started_engine" = 1 ]; then trap 'bash scripts/container-engine.sh stop >/dev/null 2>&1 || true' EXIT; fi
+if bash scripts/container-engine.sh status >/dev/null 2>&1; then
+  eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
+  .venv/bin/python -m fixtures.provision build || echo "conformance: image build failed; those targets will report errors" >&2
+else
+  echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
+fi
 out=${MQCONFORM_OUT:-out}
 mkdir -p "$out"
 rm -f "$out/results.jsonl"

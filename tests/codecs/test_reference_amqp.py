@@ -54,9 +54,10 @@ def test_binary_uses_native_types_and_the_underscore_prefix():
     assert msg.body == AmqpBody("data", (b'{"a":1}',))
 
 
-def test_binary_data_bytes_are_untouched_and_absent_data_means_no_section():
+def test_binary_data_bytes_are_untouched_and_absent_data_is_an_empty_section():
     assert ref.to_binary(event(b'{ "a" : 1 }')).body.data == (b'{ "a" : 1 }',)
-    assert ref.to_binary(event()).body == AmqpBody("data", ())
+    # AMQP 1.0 core 3.2: a bare message has a body section; RabbitMQ 4.0.5 ends the session otherwise.
+    assert ref.to_binary(event()).body == AmqpBody("data", (b"",))
 
 
 def test_sub_millisecond_time_is_sent_as_canonical_string():

@@ -1,0 +1,45 @@
+"""Cross-protocol survival on brokers that offer AMQP 1.0 and AMQP 0-9-1 (a measurement).
+
+Each ce-amqp encode vector's message is published over AMQP 1.0 and consumed over
+0-9-1, and each ce-rabbitmq one the other way (fixtures/crossproto.py). No clause
+asks a broker to convert between protocols, so these cases write no conformance
+rows: they record what survived in `cross-protocol.jsonl` and `cross-protocol.md`
+beside the results file. A case fails only when the broker cannot be used at all.
+"""
+import pytest
+
+from fixtures import crossproto
+from fixtures.plugin import results_path, run_targets, vector_set
+
+_ROWS = []
+
+
+def pytest_generate_tests(metafunc):
+    if "xvector" not in metafunc.fixturenames:
+        return
+    vs = vector_set(metafunc.config)
+    vectors = [] if isinstance(vs, Exception) else [
+        v for spec in ("ce-amqp", "ce-rabbitmq") for v in vs.by_spec(spec, "encode")]
+    targets = [t for t in run_targets(metafunc.config) if {"amqp10", "amqp091"} <= set(t.protocols) and t.runs_spec("ce-amqp")]
+    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}") for v in vectors for t in targets])
+
+
+@pytest.fixture(scope="module")
+def observations(request):
+    yield _ROWS
+    path = results_path(request.config)
+    if path is not None and _ROWS:
+        jsonl = path.with_name(path.stem + ".cross-protocol.jsonl")
+        jsonl.parent.mkdir(parents=True, exist_ok=True)
+        crossproto.append(_ROWS, jsonl)
+        crossproto.write_summary(_ROWS, path.with_name(path.stem + ".cross-protocol.md"))
+
+
+def test_cross_protocol(xvector, xtarget, observations):
+    from fixtures.targets import POOL
+
+    try:
+        obs = crossproto.cross(POOL.get(xtarget), xvector)
+    except ValueError as exc:   # the binding refuses this event: nothing to send
+        pytest.skip(f"no message to send: {exc}")
+    observations.append(obs)

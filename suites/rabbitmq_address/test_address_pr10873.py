@@ -1,0 +1,56 @@
+"""rabbitmq-address@pr10873: the DRAFT address format v2 of RabbitMQ PR #10873 (vectors/rabbitmq-address@pr10873/).
+
+The draft (/queue/:queue, /exchange/:exchange/key/:routing-key, /exchange/:exchange,
+the null target with `to`) differs from what RabbitMQ 4.0 shipped; its vectors run
+on every target that offers AMQP 1.0 and on both amqp_address_v1 configurations of
+RabbitMQ 4.0, so a broker that ships another format fails them honestly. One test
+per section of the document; each vector carries its clause ids and the failure
+message quotes them.
+"""
+import pytest
+
+from .conftest import run_address_vector
+
+SPEC = "rabbitmq-address@pr10873"
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="design-goals")
+def test_design_goals(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="v1-flaws")
+def test_v1_flaws(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="feature-flag")
+def test_feature_flag(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="source")
+def test_source(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="target")
+def test_target(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="anonymous-terminus")
+def test_anonymous_terminus(vector, broker, registry):
+    run_address_vector(vector, broker, registry)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind="behaviour", topic="format-reference")
+def test_format_reference(vector, broker, registry):
+    run_address_vector(vector, broker, registry)

@@ -1,0 +1,46 @@
+"""Which broker targets a run uses (pure: nothing is started)."""
+import socket
+
+import pytest
+
+from fixtures.adapters.endpoint import Endpoint
+from fixtures.provision import load_catalog
+from fixtures.targets import endpoint_ref, select
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def test_default_run_is_every_target_plus_the_v1_denied_variant(catalog):
+    names = [r.name for r in select(catalog, [], {})]
+    assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq"]
+
+
+def test_variant_runs_only_its_specs(catalog):
+    denied = next(r for r in select(catalog, [], {}) if r.variant == "address-v1-denied")
+    assert denied.runs_spec("rabbitmq-address@4.0") and not denied.runs_spec("ce-amqp")
+    assert dict(denied.facts)["amqp_address_v1"] == "denied"
+
+
+def test_target_globs_and_unknown_names(catalog):
+    assert [r.name for r in select(catalog, ["garagemq"], {})] == ["garagemq"]
+    with pytest.raises(ValueError, match="matches no target"):
+        select(catalog, ["nosuch*"], {})
+
+
+def test_endpoints_alone_replace_the_default_run(catalog):
+    ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp091&product=rabbitmq")
+    refs = select(catalog, [], {"mine": ep})
+    assert [(r.name, r.protocols, r.product) for r in refs] == [("mine", ("amqp091",), "rabbitmq")]
+
+
+def test_unreachable_endpoint_is_a_clear_error_without_password():
+    with socket.socket() as s:   # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ValueError) as exc:
+        endpoint_ref("mine", Endpoint.parse(f"amqp://u:topsecret@127.0.0.1:{port}"))
+    assert "unreachable" in str(exc.value) and "mine" in str(exc.value)
+    assert "topsecret" not in str(exc.value)
