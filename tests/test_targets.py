@@ -15,7 +15,8 @@ def catalog():
 
 def test_default_run_is_every_target_plus_the_v1_denied_variant(catalog):
     names = [r.name for r in select(catalog, [], {})]
-    assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq"]
+    assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq",
+                     "artemis-2.56.0", "qpid-broker-j-9.2.1"]
 
 
 def test_variant_runs_only_its_specs(catalog):
