@@ -62,9 +62,12 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
       not-conformant              a MUST / MUST NOT vector failed, or is a known
                                   deviation (xfail): the expectations file
                                   explains a deviation, it does not excuse it;
+      not-applicable              every vector was not_applicable (the spec is
+                                  another product's, e.g. RabbitMQ's address
+                                  format on Artemis);
       incomplete                  no MUST failed, but one errored, so it might
                                   have; or all MUSTs pass and a SHOULD errored
-                                  while none failed; or nothing was judged;
+                                  while none failed; or nothing else was judged;
       conformant-with-deviations  every MUST passed, a SHOULD / SHOULD NOT failed
                                   or is an xfail;
       conformant                  everything at MUST and SHOULD passed.
@@ -90,7 +93,8 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
     if any_of(must, ("error",)):
         return "incomplete"
     if not any(any_of(g, ("pass", "xpass", "fail", "xfail")) for g in groups.values()):
-        return "incomplete"
+        only_na = all(set(g) <= {"not_applicable"} for g in groups.values()) and any(groups.values())
+        return "not-applicable" if only_na else "incomplete"
     if any_of(should, ("fail", "xfail")):
         return "conformant-with-deviations"
     if any_of(should, ("error",)):

@@ -31,4 +31,4 @@ LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 LEVEL_GROUP = {"MUST": "MUST", "MUST NOT": "MUST", "SHOULD": "SHOULD", "SHOULD NOT": "SHOULD", "MAY": "MAY"}
 LEVEL_RANK = {"MUST": 0, "MUST NOT": 1, "SHOULD": 2, "SHOULD NOT": 3, "MAY": 4}
 
-VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-conformant")
+VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-applicable", "not-conformant")

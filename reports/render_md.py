@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
 
-ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-conformant": "❌"}
+ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
 
 

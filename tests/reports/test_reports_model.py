@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
     ({"MUST": {"pass": 1}, "MAY": {"fail": 1, "error": 1}}, "conformant"),
     ({"MUST": {"xpass": 1}}, "conformant"),
     ({"MUST": {"not_applicable": 2}, "MAY": {"unsupported": 1}}, "incomplete"),
+    ({"MUST": {"not_applicable": 2}, "SHOULD": {"not_applicable": 1}}, "not-applicable"),
     ({"REQUIRED-ish": {"fail": 1}}, "not-conformant"),  # unknown level counts as MUST
 ])
 def test_verdict(by_level, expected):
