@@ -1,0 +1,73 @@
+"""An endpoint that accepts connections and never answers: bounded, clear errors, no hang.
+
+No container: the "broker" is a socket that accepts and stays silent. The inner pytest
+session runs real suites against it through --endpoint.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def silent_port():
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(srv.accept()[0])   # keep it open, say nothing
+            except OSError:
+                pass
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    yield srv.getsockname()[1]
+    stop.set()
+    t.join(2)
+    for c in held:
+        c.close()
+    srv.close()
+
+
+def run(args, tmp_path, timeout=180):
+    results = tmp_path / "r.jsonl"
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--results", str(results), *args],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=timeout)
+    rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    return proc, rows, time.monotonic() - t0
+
+
+def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
+    proc, rows, took = run(["suites/cloudevents/test_ce_rabbitmq_wire.py", "-k", "decode",
+                            "--endpoint", f"silent=amqp://u:topsecret@127.0.0.1:{silent_port}?protocols=amqp091"], tmp_path)
+    assert rows, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert all(r["outcome"] == "error" for r in rows), [r["outcome"] for r in rows]
+    assert "silent is unavailable" in rows[0]["message"] and "AMQP 0-9-1" in rows[0]["message"], rows[0]["message"]
+    assert took < 90, f"{took:.0f}s: the first vector waits one bound, the rest fail at once"
+    text = (tmp_path / "r.jsonl").read_text() + proc.stdout + proc.stderr
+    assert "topsecret" not in text
+
+
+def test_silent_endpoint_without_protocols_is_a_usage_error(silent_port, tmp_path):
+    proc, rows, took = run(["suites/cloudevents/test_ce_amqp_wire.py",
+                            "--endpoint", f"silent=amqp://u:topsecret@127.0.0.1:{silent_port}"], tmp_path)
+    # UsageError raised while collecting: pytest stops with "interrupted" (2) and names the endpoint
+    assert proc.returncode in (2, 4), proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "answers neither AMQP 0-9-1 nor AMQP 1.0" in proc.stderr + proc.stdout
+    assert "topsecret" not in proc.stderr + proc.stdout
+    assert took < 60
