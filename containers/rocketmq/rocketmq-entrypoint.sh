@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs RocketMQ in one container, three JVMs on the classpath $ROCKETMQ_HOME/lib/*: the name
+# server (9876), the broker (10911, conf/broker.conf) and the proxy in CLUSTER mode (gRPC 8081,
+# remoting 8080, conf/rmq-proxy.json). Each starts once the one before it listens (the broker
+# registers with the name server at start and then only every 30 s).
+#
+# Why not the proxy's LOCAL mode (broker embedded, two JVMs): there the gRPC route answers
+# (QueryRoute) name brokerIP1:grpcServerPort whatever the client dialled (LocalTopicRouteService),
+# i.e. 127.0.0.1:8081, which is not the published host port; in CLUSTER mode, with
+# useEndpointPortFromRequest, they carry the host and port the client used.
+# ROCKETMQ_PROXY_MODE=local still selects it (then ROCKETMQ_BROKER_JAVA_MEM is unused).
+#
+# The container ends when any JVM ends; SIGTERM/SIGINT are passed to all.
+#   ROCKETMQ_NAMESRV_JAVA_MEM, ROCKETMQ_BROKER_JAVA_MEM, ROCKETMQ_PROXY_JAVA_MEM   heap options
+#   ROCKETMQ_JAVA_OPTS    more JVM options for all       arguments   more ProxyStartup arguments
+set -euo pipefail
+home="${ROCKETMQ_HOME:-/opt/rocketmq}"
+data=/var/lib/rocketmq
+mode="${ROCKETMQ_PROXY_MODE:-cluster}"
+mkdir -p "$data/logs" "$data/store"
+# The JDK 17 opens RocketMQ (netty, mapped-file cleanup) needs.
+opens=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+       --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED)
+common=(-server "${opens[@]}" -XX:+UseG1GC -XX:-OmitStackTraceInFastThrow -Djava.net.preferIPv4Stack=true
+        -Drocketmq.home.dir="$home" -Duser.home="$data" -Drmq.logback.configurationFile="$home/conf/logback-mqconform.xml"
+        -cp "$home/lib/*")
+# shellcheck disable=SC2206
+extra=(${ROCKETMQ_JAVA_OPTS:-})
+# shellcheck disable=SC2206
+nmem=(${ROCKETMQ_NAMESRV_JAVA_MEM:--Xms256m -Xmx256m -XX:MaxDirectMemorySize=128m})
+# shellcheck disable=SC2206
+bmem=(${ROCKETMQ_BROKER_JAVA_MEM:--Xms256m -Xmx256m -XX:MaxDirectMemorySize=256m})
+# shellcheck disable=SC2206
+pmem=(${ROCKETMQ_PROXY_JAVA_MEM:--Xms256m -Xmx256m -XX:MaxDirectMemorySize=256m})
+
+pids=()
+stop() { trap - TERM INT; for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait; exit 143; }
+trap stop TERM INT
+# wait_port PORT: until 127.0.0.1:PORT accepts, or exit when the last started JVM has ended.
+wait_port() {
+    local last="${pids[${#pids[@]}-1]}" rc=0
+    for _ in $(seq 1 1200); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        kill -0 "$last" 2>/dev/null || { wait "$last" || rc=$?; echo "rocketmq: pid $last exited ($rc) before port $1 listened" >&2; stop_all; exit "${rc:-1}"; }
+        sleep 0.1
+    done
+    echo "rocketmq: port $1 did not listen within 120 s" >&2; stop_all; exit 1
+}
+stop_all() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait || true; }
+
+java "${nmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=namesrv \
+    org.apache.rocketmq.namesrv.NamesrvStartup &
+pids+=($!)
+wait_port 9876
+if [ "$mode" = local ]; then
+    java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
+        org.apache.rocketmq.proxy.ProxyStartup -pm local -pc "$home/conf/rmq-proxy.json" -bc "$home/conf/broker.conf" "$@" &
+    pids+=($!)
+else
+    java "${bmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=broker \
+        org.apache.rocketmq.broker.BrokerStartup -c "$home/conf/broker.conf" &
+    pids+=($!)
+    wait_port 10911
+    java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
+        org.apache.rocketmq.proxy.ProxyStartup -pm cluster -pc "$home/conf/rmq-proxy.json" "$@" &
+    pids+=($!)
+fi
+rc=0
+wait -n "${pids[@]}" || rc=$?
+gone=""; names=(namesrv "$([ "$mode" = local ] && echo proxy || echo broker)" proxy)
+for i in "${!pids[@]}"; do kill -0 "${pids[$i]}" 2>/dev/null || gone="$gone ${names[$i]}"; done
+echo "rocketmq: JVM exited (status $rc):${gone:- ?}; stopping the others" >&2
+stop_all
+exit "$rc"
