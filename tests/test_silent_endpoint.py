@@ -5,18 +5,12 @@ session runs real suites against it through --endpoint.
 """
 from __future__ import annotations
 
-import json
-import os
 import socket
-import subprocess
-import sys
 import threading
-import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .sessions import run_pytest
 
 
 @pytest.fixture
@@ -43,13 +37,8 @@ def silent_port():
     srv.close()
 
 
-def run(args, tmp_path, timeout=180):
-    results = tmp_path / "r.jsonl"
-    t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--results", str(results), *args],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=timeout)
-    rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
-    return proc, rows, time.monotonic() - t0
+def run(args, tmp_path):
+    return run_pytest(args, tmp_path, timeout=180)
 
 
 def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
@@ -59,7 +48,7 @@ def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
     assert all(r["outcome"] == "error" for r in rows), [r["outcome"] for r in rows]
     assert "silent is unavailable" in rows[0]["message"] and "AMQP 0-9-1" in rows[0]["message"], rows[0]["message"]
     assert took < 90, f"{took:.0f}s: the first vector waits one bound, the rest fail at once"
-    text = (tmp_path / "r.jsonl").read_text() + proc.stdout + proc.stderr
+    text = (tmp_path / "results.jsonl").read_text() + proc.stdout + proc.stderr
     assert "topsecret" not in text
 
 

@@ -8,20 +8,15 @@ can be listed afterwards by their `mqconform.run` label.
 """
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 import uuid
-from pathlib import Path
 
 import pytest
 
+from ..sessions import run_pytest
 from .test_containers import containers_of_run
 
 pytestmark = [pytest.mark.containers]
-ROOT = Path(__file__).resolve().parents[2]
 
 # Loaded into the inner session with -p: kills a target's container after its Nth vector.
 KILLER = textwrap.dedent('''
@@ -42,13 +37,8 @@ KILLER = textwrap.dedent('''
 
 def run_session(engine, tmp_path, *args, extra_env=None, timeout=600):
     run = uuid.uuid4().hex
-    results = tmp_path / "results.jsonl"
-    env = {**os.environ, **engine.env, "MQCONFORM_RUN_ID": run,
-           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), **(extra_env or {})}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--results", str(results),
-                           *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    proc, rows, _ = run_pytest(args, tmp_path, env={**engine.env, "MQCONFORM_RUN_ID": run, **(extra_env or {})},
+                               timeout=timeout)
     return run, proc, rows
 
 
