@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs RocketMQ in one container, three JVMs on the classpath $ROCKETMQ_HOME/lib/*: the name
 # server (9876), the broker (10911, conf/broker.conf) and the proxy in CLUSTER mode (gRPC 8081,
-# remoting 8080, conf/rmq-proxy.json). Each starts once the one before it listens (the broker
-# registers with the name server at start and then only every 30 s).
+# remoting 8080, conf/rmq-proxy.json). Each starts once the one before it is up: the name server
+# when it listens, the broker when it logs "boot success", which it does after registering with
+# the name server (it listens on 10911 before that, and then only re-registers every 30 s). A
+# proxy started before the registration looks up its own system topics, finds no broker and
+# exits with status 1; seen in CI with the other cores busy.
 #
 # Why not the proxy's LOCAL mode (broker embedded, two JVMs): there the gRPC route answers
 # (QueryRoute) name brokerIP1:grpcServerPort whatever the client dialled (LocalTopicRouteService),
@@ -18,6 +21,9 @@ home="${ROCKETMQ_HOME:-/opt/rocketmq}"
 data=/var/lib/rocketmq
 mode="${ROCKETMQ_PROXY_MODE:-cluster}"
 mkdir -p "$data/logs" "$data/store"
+# The start waits (here and the catalog's readiness check) read these; a restarted container must
+# not find the last start's lines.
+rm -f "$data/logs/"*.log
 # The JDK 17 opens RocketMQ (netty, mapped-file cleanup) needs.
 opens=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
        --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED)
@@ -46,6 +52,16 @@ wait_port() {
     done
     echo "rocketmq: port $1 did not listen within 120 s" >&2; stop_all; exit 1
 }
+# wait_log FILE TEXT: until FILE holds TEXT, with the same bound and exit rule as wait_port.
+wait_log() {
+    local last="${pids[${#pids[@]}-1]}" rc=0
+    for _ in $(seq 1 1200); do
+        grep -qF "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$last" 2>/dev/null || { wait "$last" || rc=$?; echo "rocketmq: pid $last exited ($rc) before $1 said '$2'" >&2; stop_all; exit "${rc:-1}"; }
+        sleep 0.1
+    done
+    echo "rocketmq: $1 did not say '$2' within 120 s" >&2; stop_all; exit 1
+}
 stop_all() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait || true; }
 
 java "${nmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=namesrv \
@@ -60,7 +76,7 @@ else
     java "${bmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=broker \
         org.apache.rocketmq.broker.BrokerStartup -c "$home/conf/broker.conf" &
     pids+=($!)
-    wait_port 10911
+    wait_log "$data/logs/broker.log" "boot success"
     java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
         org.apache.rocketmq.proxy.ProxyStartup -pm cluster -pc "$home/conf/rmq-proxy.json" "$@" &
     pids+=($!)
