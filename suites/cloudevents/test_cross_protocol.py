@@ -9,7 +9,7 @@ beside the results file. A case fails only when the broker cannot be used at all
 import pytest
 
 from fixtures import crossproto
-from fixtures.plugin import results_path, run_targets, vector_set
+from fixtures.plugin import results_path, run_id, run_targets, vector_set
 
 _ROWS = []
 
@@ -21,7 +21,8 @@ def pytest_generate_tests(metafunc):
     vectors = [] if isinstance(vs, Exception) else [
         v for spec in ("ce-amqp", "ce-rabbitmq") for v in vs.by_spec(spec, "encode")]
     targets = [t for t in run_targets(metafunc.config) if {"amqp10", "amqp091"} <= set(t.protocols) and t.runs_spec("ce-amqp")]
-    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}") for v in vectors for t in targets])
+    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}", marks=pytest.mark.xdist_group(t.name))
+                                             for v in vectors for t in targets])
 
 
 @pytest.fixture(scope="module")
@@ -29,17 +30,15 @@ def observations(request):
     yield _ROWS
     path = results_path(request.config)
     if path is not None and _ROWS:
-        jsonl = path.with_name(path.stem + ".cross-protocol.jsonl")
-        jsonl.parent.mkdir(parents=True, exist_ok=True)
-        crossproto.append(_ROWS, jsonl)
-        crossproto.write_summary(_ROWS, path.with_name(path.stem + ".cross-protocol.md"))
+        crossproto.record(_ROWS, path.with_name(path.stem + ".cross-protocol.jsonl"),
+                          path.with_name(path.stem + ".cross-protocol.md"), run_id(request.config))
 
 
-def test_cross_protocol(xvector, xtarget, observations):
+def test_cross_protocol(xvector, xtarget, observations, request):
     from fixtures.targets import POOL
 
     try:
         obs = crossproto.cross(POOL.get(xtarget), xvector)
     except ValueError as exc:   # the binding refuses this event: nothing to send
         pytest.skip(f"no message to send: {exc}")
-    observations.append(obs)
+    observations.append({**obs, "run_id": run_id(request.config)})
