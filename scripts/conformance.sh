@@ -11,30 +11,55 @@
 # built once and cached. Choose others with --target GLOB, or certify your own broker with
 # --endpoint NAME=amqp://user:pass@host:port. Containers are removed when the run ends (Ctrl-C too);
 # a podman service started here is stopped again.
+#
+# Targets run side by side: $MQCONFORM_JOBS pytest workers (default 2), each target's vectors on
+# one worker (xdist's loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one
+# process. Where the time went (build, vectors with broker starts, report, gate) and the peak
+# memory in use are written to $out/timing.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+out=${MQCONFORM_OUT:-out}
+mkdir -p "$out"
+phases="$out/phases.txt"
+: > "$phases"
+# fixtures.runclock is standard library only: it runs before the virtualenv exists.
+python3 -m fixtures.runclock mark "$phases" "bootstrap (Python environment)"
 bash scripts/bootstrap.sh || exit 2
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
+python3 -m fixtures.runclock sample-memory "$out/memory.json" &
+sampler=$!
 started_engine=0
+cleanup() {
+  kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
+  if [ "$started_engine" = 1 ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT
+python3 -m fixtures.runclock mark "$phases" "engine and image build"
 if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
   if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
 fi
-if [ "$started_engine" = 1 ]; then trap 'bash scripts/container-engine.sh stop >/dev/null 2>&1 || true' EXIT; fi
 if bash scripts/container-engine.sh status >/dev/null 2>&1; then
   eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
   .venv/bin/python -m fixtures.provision build || echo "conformance: image build failed; those targets will report errors" >&2
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-out=${MQCONFORM_OUT:-out}
-mkdir -p "$out"
-rm -f "$out/results.jsonl"
-.venv/bin/python -m pytest suites -p no:cacheprovider -q -rN --results "$out/results.jsonl" "$@"
+rm -f "$out/results.jsonl" "$out"/results.cross-protocol.* "$out/results.starts.jsonl"
+jobs=${MQCONFORM_JOBS:-2}
+parallel=()
+[ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
+python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
+.venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" "$@"
 status=$?
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
+python3 -m fixtures.runclock mark "$phases" "report (Spark)"
 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" || exit 2
 echo "conformance: report in $out/report/index.html"
+python3 -m fixtures.runclock mark "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations
 gate=$?
+python3 -m fixtures.runclock mark "$phases" "end"
+kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
+python3 -m fixtures.runclock summary "$out" "$phases" "$out/memory.json" "$out/results.jsonl" || true
 case $status in 0|1) exit $gate ;; *) exit $status ;; esac
