@@ -86,14 +86,14 @@ class _Latest:
             self.rows[impl].append(row)
 
 
-def _read_json(fs, files: list[str], latest: _Latest) -> int:
-    """Streams JSON Lines files line by line; returns how many lines were skipped."""
-    skipped = 0
+def _read_json(fs, files: list[str], latest: _Latest) -> list[tuple[str, int]]:
+    """Streams JSON Lines files line by line; returns the (file, line number) of each skipped line."""
+    skipped = []
     for f in files:
         with fs.open_input_stream(f) as stream:
-            for line in io.TextIOWrapper(stream, encoding="utf-8", errors="replace"):
+            for n, line in enumerate(io.TextIOWrapper(stream, encoding="utf-8", errors="replace"), 1):
                 if line.strip() and not _offer_line(line, latest):
-                    skipped += 1
+                    skipped.append((f, n))
     return skipped
 
 
@@ -153,7 +153,7 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest) -> No
 
 def read_latest(paths: list[str]) -> Reading:
     latest = _Latest()
-    skipped = 0
+    skipped: list[tuple[str, int]] = []
     for path in paths:
         fs, base, parquet, json_files = _files(path)
         if parquet:
@@ -168,5 +168,15 @@ def read_latest(paths: list[str]) -> Reading:
                 seen.add(key)
                 rows.append(r)
     if skipped:
-        print(f"reports gate: skipped {skipped} line(s) that are not complete records", file=sys.stderr)
-    return Reading(rows, skipped)
+        print(f"reports gate: skipped {len(skipped)} line(s) that are not complete records "
+              f"({_where(skipped)})", file=sys.stderr)
+    return Reading(rows, len(skipped))
+
+
+def _where(skipped: list[tuple[str, int]], most: int = 5) -> str:
+    """`file line 3, 9; other line 120` for the first `most` skipped lines."""
+    by_file: dict[str, list[str]] = {}
+    for f, n in skipped[:most]:
+        by_file.setdefault(f, []).append(str(n))
+    text = "; ".join(f"{f} line {', '.join(ns)}" for f, ns in by_file.items())
+    return text + (f"; and {len(skipped) - most} more" if len(skipped) > most else "")

@@ -21,8 +21,8 @@ def pytest_generate_tests(metafunc):
     vectors = [] if isinstance(vs, Exception) else [
         v for spec in ("ce-amqp", "ce-rabbitmq") for v in vs.by_spec(spec, "encode")]
     targets = [t for t in run_targets(metafunc.config) if {"amqp10", "amqp091"} <= set(t.protocols) and t.runs_spec("ce-amqp")]
-    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}", marks=pytest.mark.xdist_group(t.name))
-                                             for v in vectors for t in targets])
+    # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
+    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}") for v in vectors for t in targets])
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,32 @@
+"""Ctrl-C during a run: SIGINT to the inner session's process group (what a terminal sends) while
+its broker is up and vectors run. The session ends within a bound, its broker container is
+removed, no process it started outlives it, and the results written so far are whole lines."""
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from .vectors import QUICK_COUNT, QUICK_GARAGEMQ
+
+pytestmark = [pytest.mark.containers]
+
+
+def test_ctrl_c_mid_run_leaves_no_container_no_process_and_readable_results(inner):
+    s = inner("ctrl-c", *QUICK_GARAGEMQ, pace_s=1.0, mark_after=2)
+    s.wait_marker()
+    assert s.containers(), "precondition: the broker is up when Ctrl-C comes"
+    t0 = time.monotonic()
+    s.signal_group(signal.SIGINT)
+    rc = s.wait(60)
+    stopped_in = time.monotonic() - t0
+    out = s.output()
+    assert rc == 2, f"pytest's exit code for an interrupted run is 2, got {rc}:\n{out}"  # ExitCode.INTERRUPTED
+    assert "KeyboardInterrupt" in out, out
+    assert stopped_in < 30, f"{stopped_in:.1f}s from Ctrl-C to exit"
+    assert s.containers() == [], "Ctrl-C left the broker's container behind"
+    assert s.leftover_processes() == [], "Ctrl-C left processes of the session behind"
+    rows = s.rows()  # every line parses
+    assert 2 <= len(rows) < QUICK_COUNT, len(rows)
+    assert all(r["outcome"] == "pass" for r in rows), [(r["outcome"], r["message"]) for r in rows]
