@@ -1,0 +1,41 @@
+"""Shared by the OpenMessaging suites: run a vector over one protocol of a target, keep its figures.
+
+Every OpenMessaging vector of a target runs in a thread pool started by the first
+one (fixtures/openmessaging/runner.py), so timed vectors overlap. Figures a
+vector measures (priority inversion rate, delivery lateness, ...) are written,
+pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file.
+"""
+import json
+import threading
+
+import pytest
+
+from fixtures.openmessaging import runner
+from fixtures.plugin import results_path
+
+SPEC = runner.SPEC
+KINDS = runner.KINDS
+_LOCK = threading.Lock()
+
+
+@pytest.fixture(scope="session")
+def om_figures(request):
+    path = results_path(request.config)
+    if path is None:
+        yield None
+        return
+    out = path.with_name(path.name + ".openmessaging-figures.jsonl")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a", encoding="utf-8") as fh:
+        yield fh
+    runner.shutdown()
+
+
+def run_om(request, vector, broker, registry, protocol, om_figures):
+    broker.adapter(protocol)   # the shared connection names the client library in the result row
+    figures = runner.result(request, vector, broker, protocol, registry)
+    if figures and om_figures is not None:
+        with _LOCK:
+            om_figures.write(json.dumps({"target": broker.ref.name, "protocol": protocol, "vector_id": vector.id,
+                                         "figures": figures}, sort_keys=True) + "\n")
+            om_figures.flush()

@@ -1,0 +1,23 @@
+"""openmessaging, delivery semantics: at least once, at most once, exactly once.
+
+One test per protocol binding (AMQP 0-9-1, AMQP 1.0; RocketMQ has no binding yet) (h2spec style: one module per spec section); every
+vector of vectors/openmessaging/delivery-semantics.yaml runs over each protocol a target offers.
+"""
+import pytest
+
+from .conftest import KINDS, SPEC, run_om
+
+TOPIC = "delivery-semantics"
+
+
+@pytest.mark.targets("amqp091")
+@pytest.mark.vectors(SPEC, kind=KINDS, topic=TOPIC)
+def test_delivery_semantics_amqp091(vector, broker, registry, request, om_figures):
+    run_om(request, vector, broker, registry, "amqp091", om_figures)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind=KINDS, topic=TOPIC)
+def test_delivery_semantics_amqp10(vector, broker, registry, request, om_figures):
+    run_om(request, vector, broker, registry, "amqp10", om_figures)
+

@@ -1,0 +1,23 @@
+"""openmessaging, the system header fields, each mapped onto a native field (vectors/openmessaging/mapping/headers.yaml).
+
+One test per protocol binding (AMQP 0-9-1, AMQP 1.0; RocketMQ has no binding yet) (h2spec style: one module per spec section); every
+vector of vectors/openmessaging/system-header.yaml runs over each protocol a target offers.
+"""
+import pytest
+
+from .conftest import KINDS, SPEC, run_om
+
+TOPIC = "system-header"
+
+
+@pytest.mark.targets("amqp091")
+@pytest.mark.vectors(SPEC, kind=KINDS, topic=TOPIC)
+def test_system_header_amqp091(vector, broker, registry, request, om_figures):
+    run_om(request, vector, broker, registry, "amqp091", om_figures)
+
+
+@pytest.mark.targets("amqp10")
+@pytest.mark.vectors(SPEC, kind=KINDS, topic=TOPIC)
+def test_system_header_amqp10(vector, broker, registry, request, om_figures):
+    run_om(request, vector, broker, registry, "amqp10", om_figures)
+

@@ -1,0 +1,53 @@
+"""OpenMessaging values, vector notation and matchers (pure code)."""
+import math
+
+import pytest
+
+from fixtures.openmessaging.judge import ABSENT, Context, judge_check, matches
+from fixtures.openmessaging.model import OMValue, message_from_data, value_from_data
+
+
+def test_numeric_ranges_are_enforced():
+    OMValue("Short", -32768)
+    with pytest.raises(ValueError):
+        OMValue("Short", 32768)
+    with pytest.raises(ValueError):
+        OMValue("Long", 2 ** 63)
+
+
+def test_float_notation_is_binary32_and_specials_are_bit_exact():
+    assert value_from_data({"float": 0.1}).value == pytest.approx(0.1, rel=1e-7)
+    nan = value_from_data({"double": "NaN"})
+    assert math.isnan(nan.value) and nan.same_content(value_from_data({"double": "NaN"}))
+    assert not value_from_data({"double": "-0.0"}).same_content(OMValue("Double", 0.0))
+
+
+def test_numeric_content_survives_a_wider_type():
+    assert OMValue("Short", 7).same_content(OMValue("Integer", 7))
+    assert not OMValue("String", "7").same_content(OMValue("Integer", 7))
+
+
+def test_message_notation():
+    m = message_from_data({"headers": {"priority": 3}, "properties": {"k": {"keyvalue": {"a": {"integer": 1}}}},
+                           "body": {"hex": "00ff"}})
+    assert m.headers == {"priority": 3} and m.body == b"\x00\xff" and m.properties["k"].type == "KeyValue"
+
+
+def test_send_call_window_allows_seconds_truncation():
+    ctx = Context(called_ms=1_700_000_000_500, returned_ms=1_700_000_000_510, unit_ms=1000)
+    assert matches({"within_send_call": {"tolerance_ms": 1}}, 1_700_000_000_000, ctx)[0]
+    assert not matches({"within_send_call": {"tolerance_ms": 1}}, 1_699_999_999_000, ctx)[0]
+    exact = Context(called_ms=1_700_000_000_500, returned_ms=1_700_000_000_510)
+    assert not matches({"within_send_call": {"tolerance_ms": 1}}, 1_700_000_000_000, exact)[0]
+
+
+def test_readings_any_of_and_absent():
+    ok, why = judge_check({"of": "header.priority", "any_of": [{"equals": 5}, "absent"]}, ABSENT, Context())
+    assert ok and "reading" in why
+    assert not judge_check({"of": "header.priority", "any_of": [{"equals": 5}, "absent"]}, 4, Context())[0]
+
+
+def test_epoch_millis_rejects_seconds_and_bools_are_not_numbers():
+    assert matches("epoch-millis", 1_700_000_000_000, Context())[0]
+    assert not matches("epoch-millis", 1_700_000_000, Context())[0]
+    assert not matches({"equals": 1}, True, Context())[0]
