@@ -1,6 +1,6 @@
 """openmessaging, the type system: String, Binary, KeyValue and the Numeric ranges as user property values.
 
-One test per protocol binding (AMQP 0-9-1, AMQP 1.0; RocketMQ has no binding yet) (h2spec style: one module per spec section); every
+One test per protocol binding (AMQP 0-9-1, AMQP 1.0, RocketMQ gRPC) (h2spec style: one module per spec section); every
 vector of vectors/openmessaging/type-system.yaml runs over each protocol a target offers.
 """
 import pytest
@@ -21,3 +21,8 @@ def test_type_system_amqp091(vector, broker, registry, request, om_figures):
 def test_type_system_amqp10(vector, broker, registry, request, om_figures):
     run_om(request, vector, broker, registry, "amqp10", om_figures)
 
+
+@pytest.mark.targets("rocketmq-grpc")
+@pytest.mark.vectors(SPEC, kind=KINDS, topic=TOPIC)
+def test_type_system_rocketmq(vector, broker, registry, request, om_figures):
+    run_om(request, vector, broker, registry, "rocketmq-grpc", om_figures)
