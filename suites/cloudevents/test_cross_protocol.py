@@ -32,6 +32,9 @@ def observations(request):
     if path is not None and _ROWS:
         crossproto.record(_ROWS, path.with_name(path.stem + ".cross-protocol.jsonl"),
                           path.with_name(path.stem + ".cross-protocol.md"), run_id(request.config))
+    # The module fixture can be set up again in one worker (xdist hands out one target at a
+    # time): rows already written must not be written twice.
+    _ROWS.clear()
 
 
 def test_cross_protocol(xvector, xtarget, observations, request):
