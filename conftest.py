@@ -1,2 +1,3 @@
-# The root conftest only registers mqconform's pytest plugin; everything lives in fixtures/.
-pytest_plugins = ["fixtures.plugin"]
+# The root conftest only registers mqconform's pytest plugins; everything lives in fixtures/.
+# The hypothesis profiles (quick, thorough) serve suites/properties/ as they serve tests/.
+pytest_plugins = ["fixtures.plugin", "fixtures.strategies.profiles"]
