@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs RocketMQ in one container, three JVMs on the classpath $ROCKETMQ_HOME/lib/*: the name
 # server (9876), the broker (10911, conf/broker.conf) and the proxy in CLUSTER mode (gRPC 8081,
-# remoting 8080, conf/rmq-proxy.json). Each starts once the one before it is up: the name server
-# when it listens, the broker when it logs "boot success", which it does after registering with
-# the name server (it listens on 10911 before that, and then only re-registers every 30 s). A
-# proxy started before the registration looks up its own system topics, finds no broker and
-# exits with status 1; seen in CI with the other cores busy.
+# remoting 8080, conf/rmq-proxy.json). Each starts once the one before it is up: the broker when
+# the name server listens, the proxy when the name server logs "new broker registered" (the
+# broker listens on 10911 before that; its first registration can fail under load, and it logs
+# "boot success" either way, then retries only every 30 s). A proxy started before the
+# registration looks up its cluster's route, finds none ("No topic route info ... DefaultCluster")
+# and exits with status 1; seen twice in CI with the other cores busy.
 #
 # Why not the proxy's LOCAL mode (broker embedded, two JVMs): there the gRPC route answers
 # (QueryRoute) name brokerIP1:grpcServerPort whatever the client dialled (LocalTopicRouteService),
@@ -76,7 +77,7 @@ else
     java "${bmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=broker \
         org.apache.rocketmq.broker.BrokerStartup -c "$home/conf/broker.conf" &
     pids+=($!)
-    wait_log "$data/logs/broker.log" "boot success"
+    wait_log "$data/logs/namesrv.log" "new broker registered"
     java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
         org.apache.rocketmq.proxy.ProxyStartup -pm cluster -pc "$home/conf/rmq-proxy.json" "$@" &
     pids+=($!)
