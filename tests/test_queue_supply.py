@@ -1,0 +1,125 @@
+"""The queue supply's own logic (fixtures/queue_supply.py), on a recording stand-in for the
+topology part: what is declared ahead, handed out once, deleted behind, and the fallbacks."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from fixtures.queue_supply import QueueSupply
+
+
+class Recorder:
+    """Records declare / delete calls; `fail_on` makes one of them raise."""
+
+    def __init__(self, fail_on: str | None = None):
+        self.declared: list[str] = []
+        self.deleted: list[str] = []
+        self.fail_on = fail_on
+        self.closed = threading.Event()
+
+    def declare_queue(self, name):
+        if self.fail_on == "declare":
+            raise ConnectionError("broker gone")
+        self.declared.append(name)
+
+    def delete_queue(self, name):
+        self.deleted.append(name)
+
+
+def supply_on(rec, **kw):
+    return QueueSupply(lambda: (rec, rec.closed.set), **kw)
+
+
+def eventually(cond, bound=5.0):
+    deadline = time.monotonic() + bound
+    while not cond():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.005)
+
+
+def test_hands_out_each_declared_queue_once_and_keeps_some_ahead():
+    rec = Recorder()
+    s = supply_on(rec, delete_behind=True, ahead=2)
+    try:
+        names = [s.take() for _ in range(5)]
+        assert len(set(names)) == 5 and all(n in rec.declared for n in names)
+        eventually(lambda: len(rec.declared) == 7)      # two more declared ahead
+        time.sleep(0.05)
+        assert len(rec.declared) == 7                     # and no more
+    finally:
+        s.close()
+
+
+def test_retired_queues_are_deleted_behind_and_unused_ones_at_close():
+    rec = Recorder()
+    s = supply_on(rec, delete_behind=True, ahead=2)
+    used = s.take()
+    s.retire(used)
+    eventually(lambda: used in rec.deleted)
+    assert s.close() == 0
+    assert sorted(rec.deleted) == sorted(rec.declared)   # nothing left on the broker
+    assert rec.closed.is_set()
+
+
+def test_without_delete_behind_used_queues_stay_and_unused_ones_still_go():
+    rec = Recorder()
+    s = supply_on(rec, delete_behind=False, ahead=2)
+    used = s.take()
+    s.retire(used)
+    s.close()
+    assert used not in rec.deleted
+    assert sorted(rec.deleted) == sorted(set(rec.declared) - {used})
+
+
+def test_a_failed_supply_sends_callers_back_to_declaring_inline():
+    rec = Recorder(fail_on="declare")
+    s = supply_on(rec, delete_behind=True)
+    t0 = time.monotonic()
+    assert s.take() is None
+    assert time.monotonic() - t0 < 2.0
+    assert "broker gone" in s.failed
+    s.close()
+
+
+def test_a_supply_that_cannot_connect_fails_the_same_way():
+    def refuse():
+        raise ConnectionRefusedError("nobody listens")
+    s = QueueSupply(refuse, delete_behind=True)
+    assert s.take() is None and "nobody listens" in s.failed
+    s.close()
+
+
+def test_take_is_bounded_when_declares_hang():
+    release = threading.Event()
+
+    class Slow(Recorder):
+        def declare_queue(self, name):
+            release.wait(5)
+            super().declare_queue(name)
+    rec = Slow()
+    s = supply_on(rec, delete_behind=True, take_wait_s=0.2)
+    t0 = time.monotonic()
+    assert s.take() is None
+    assert 0.15 < time.monotonic() - t0 < 2.0
+    release.set()
+    s.close()
+
+
+@pytest.mark.parametrize("ahead", [1, 3])
+def test_concurrent_takers_never_share_a_queue(ahead):
+    rec = Recorder()
+    s = supply_on(rec, delete_behind=True, ahead=ahead)
+    got, lock = [], threading.Lock()
+
+    def taker():
+        for _ in range(20):
+            n = s.take()
+            with lock:
+                got.append(n)
+    threads = [threading.Thread(target=taker) for _ in range(3)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    s.close()
+    assert None not in got and len(set(got)) == 60
