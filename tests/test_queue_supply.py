@@ -123,3 +123,24 @@ def test_concurrent_takers_never_share_a_queue(ahead):
     [t.join() for t in threads]
     s.close()
     assert None not in got and len(set(got)) == 60
+
+
+def test_a_dropped_connection_is_reopened_once():
+    """An idle connection the broker dropped (heartbeats unanswered) fails the next call once."""
+    opened = []
+
+    class DropsOnce(Recorder):
+        def declare_queue(self, name):
+            if len(opened) == 1 and len(self.declared) == 2:
+                raise ConnectionResetError("connection dropped while idle")
+            super().declare_queue(name)
+    rec = DropsOnce()
+
+    def open_topology():
+        opened.append(1)
+        return rec, lambda: None
+    s = QueueSupply(open_topology, delete_behind=True, ahead=1)
+    names = [s.take() for _ in range(4)]
+    s.close()
+    assert None not in names and s.failed is None
+    assert len(opened) == 2
