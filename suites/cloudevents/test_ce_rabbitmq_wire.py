@@ -7,15 +7,16 @@ unchanged in bytes and AMQP 0-9-1 field types and still satisfy the vector (fixt
 import pytest
 
 from fixtures import wire
+from fixtures.plugin import findings
 
 
 @pytest.mark.targets("amqp091")
 @pytest.mark.vectors("ce-rabbitmq", kind="encode")
-def test_encode_through_broker(vector, broker, registry):
-    wire.run_encode(vector, broker, registry)
+def test_encode_through_broker(vector, broker, registry, request):
+    findings(request.node).merge(wire.run_encode(vector, broker, registry))
 
 
 @pytest.mark.targets("amqp091")
 @pytest.mark.vectors("ce-rabbitmq", kind="decode")
-def test_decode_through_broker(vector, broker, registry):
-    wire.run_decode(vector, broker, registry)
+def test_decode_through_broker(vector, broker, registry, request):
+    findings(request.node).merge(wire.run_decode(vector, broker, registry))

@@ -9,15 +9,16 @@ received message must still satisfy the vector (fixtures/wire.py).
 import pytest
 
 from fixtures import wire
+from fixtures.plugin import findings
 
 
 @pytest.mark.targets("rocketmq-grpc")
 @pytest.mark.vectors("ce-rocketmq", kind="encode")
-def test_encode_through_broker(vector, broker, registry):
-    wire.run_encode(vector, broker, registry)
+def test_encode_through_broker(vector, broker, registry, request):
+    findings(request.node).merge(wire.run_encode(vector, broker, registry))
 
 
 @pytest.mark.targets("rocketmq-grpc")
 @pytest.mark.vectors("ce-rocketmq", kind="decode")
-def test_decode_through_broker(vector, broker, registry):
-    wire.run_decode(vector, broker, registry)
+def test_decode_through_broker(vector, broker, registry, request):
+    findings(request.node).merge(wire.run_decode(vector, broker, registry))

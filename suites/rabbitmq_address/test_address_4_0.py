@@ -14,47 +14,47 @@ SPEC = "rabbitmq-address@4.0"
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="feature-flag")
-def test_feature_flag(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_feature_flag(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="target-v2")
-def test_target_v2(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_target_v2(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="source-v2")
-def test_source_v2(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_source_v2(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="percent-encoding")
-def test_percent_encoding(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_percent_encoding(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="target-v1")
-def test_target_v1(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_target_v1(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="source-v1")
-def test_source_v1(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_source_v1(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="outcomes-sender")
-def test_outcomes_sender(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_outcomes_sender(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="outcomes-receiver")
-def test_outcomes_receiver(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_outcomes_receiver(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)

@@ -16,41 +16,41 @@ SPEC = "rabbitmq-address@pr10873"
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="design-goals")
-def test_design_goals(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_design_goals(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="v1-flaws")
-def test_v1_flaws(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_v1_flaws(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="feature-flag")
-def test_feature_flag(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_feature_flag(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="source")
-def test_source(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_source(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="target")
-def test_target(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_target(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="anonymous-terminus")
-def test_anonymous_terminus(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_anonymous_terminus(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
 
 
 @pytest.mark.targets("amqp10")
 @pytest.mark.vectors(SPEC, kind="behaviour", topic="format-reference")
-def test_format_reference(vector, broker, registry):
-    run_address_vector(vector, broker, registry)
+def test_format_reference(vector, broker, registry, request):
+    run_address_vector(vector, broker, registry, request)
