@@ -12,11 +12,14 @@ import datetime as dt
 import json
 
 import pytest
+from cloudevents.core.exceptions import BaseCloudEventException, CloudEventValidationError
 
-from fixtures.codecs.base import Codec, DecodeError, Unsupported
+from fixtures.codecs.base import Codec, Unsupported
 from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Attr, Event, Typed
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
+from fixtures.codecs.sdk_common import SDK_REFUSALS, SdkInterfaceRefusal
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
+from fixtures.outcomes import AdapterLimitation
 
 UTC = dt.UTC
 T0 = dt.datetime(2018, 4, 5, 3, 56, 24, tzinfo=UTC)
@@ -93,14 +96,28 @@ def test_amqp_structured():
 
 def test_amqp_structured_cannot_write_a_binary_extension():
     # Known SDK behaviour: JSONFormat.write hands bytes to json.dumps (TypeError) instead of
-    # writing the base64 string the JSON format's type mapping (2.2) requires.
-    with pytest.raises(TypeError):
+    # writing the base64 string the JSON format's type mapping (2.2) requires. A TypeError is
+    # none of the SDK's documented refusals: the verifier counts it as a crash.
+    with pytest.raises(TypeError) as info:
         AMQP.encode(event(blob=Attr("binary", b"\x00")), "structured")
+    assert not isinstance(info.value, AMQP.refusals)
 
 
-def test_sdk_validation_errors_surface_as_value_errors():
-    with pytest.raises(ValueError, match="specversion"):
+def test_sdk_validation_errors_are_the_sdks_own_refusal():
+    # The adapter no longer turns the SDK's validation error into something else: it reaches the
+    # verifier as the SDK raised it, and is a refusal because the SDK documents it.
+    with pytest.raises(CloudEventValidationError, match="specversion") as info:
         AMQP.encode(event(specversion=Attr("string", "2.0")), "binary")
+    assert isinstance(info.value, AMQP.refusals)
+
+
+def test_sdk_refusals_are_what_the_sdk_documents():
+    # cloudevents.core.exceptions.BaseCloudEventException (and subclasses), ValueError (formats/base.py
+    # ":raises ValueError"), and the SDK's message type refusing a message; never a blanket Exception.
+    for codec in (AMQP, RABBIT):
+        assert codec.refusals == SDK_REFUSALS == (BaseCloudEventException, ValueError, SdkInterfaceRefusal)
+        for crash in (TypeError("x"), KeyError("x"), AttributeError("x")):
+            assert not isinstance(crash, codec.refusals)
 
 
 def test_unknown_mode_is_unsupported():
@@ -163,8 +180,9 @@ def test_amqp_decode_accepts_specversion_0_3():
 
 
 def test_amqp_decode_refuses_unknown_format():
-    # application/cloudevents+avro is read as structured JSON and fails (refusing is allowed; the MAY is unused).
-    with pytest.raises(DecodeError):
+    # application/cloudevents+avro is read as structured JSON and fails with the JSON parser's
+    # ValueError, a documented refusal (refusing is allowed; the MAY is unused).
+    with pytest.raises(ValueError):
         AMQP.decode(amqp_message(content_type="application/cloudevents+avro", body=b"\x00"))
 
 
@@ -174,18 +192,25 @@ def test_amqp_decode_structured_case_insensitive():
     assert ev.get("id") == "9"
 
 
-def test_amqp_decode_structured_null_attribute_is_refused():
+def test_amqp_decode_structured_null_attribute_crashes():
     # Known SDK behaviour: JSON format 2.2 "When decoding attributes and a null value is
-    # encountered, it MUST be treated as the equivalent of unset or omitted." The SDK fails.
+    # encountered, it MUST be treated as the equivalent of unset or omitted." The SDK hands the
+    # null `time` to dateutil's isoparse, which raises TypeError: a crash, not a refusal.
     body = json.dumps({"specversion": "1.0", "id": "9", "source": "/s", "type": "t", "time": None}).encode()
-    with pytest.raises(DecodeError):
+    with pytest.raises(TypeError) as info:
         AMQP.decode(AmqpMessage(properties={"content-type": "application/cloudevents+json"}, body=AmqpBody.of_bytes(body)))
+    assert not isinstance(info.value, AMQP.refusals)
 
 
-def test_amqp_decode_non_data_body_is_an_adapter_limitation():
+@pytest.mark.parametrize("body", [AmqpBody("value", value=Typed("binary", b"{}")), AmqpBody("data", (b"{", b"}"))],
+                         ids=["amqp-value", "two-data-sections"])
+def test_amqp_decode_body_the_sdk_message_cannot_hold_is_its_refusal(body):
+    # The SDK's AMQPMessage takes application_data as one bytes value: a message with another body
+    # cannot be given to it. That is the SDK not accepting the message (judged by the vector), not
+    # `unsupported` and not a limit of our AMQP client.
     msg = amqp_message()
-    msg.body = AmqpBody("value", value=Typed("binary", b"{}"))
-    with pytest.raises(Unsupported):
+    msg.body = body
+    with pytest.raises(SdkInterfaceRefusal):
         AMQP.decode(msg)
 
 
@@ -222,10 +247,12 @@ def test_rabbitmq_decode_native_header_types_pass_through():
     assert ev.attributes["blob"] == Attr("binary", b"\x01")
 
 
-def test_rabbitmq_decode_refuses_native_timestamp_time():
-    # Known SDK behaviour: ce-time must be a string; an AMQP 0-9-1 timestamp (T) fails in isoparse.
-    with pytest.raises(DecodeError):
+def test_rabbitmq_decode_crashes_on_native_timestamp_time():
+    # Known SDK behaviour: ce-time is handed to dateutil's isoparse whatever its type; an AMQP 0-9-1
+    # timestamp (T), which pika hands over as a datetime, raises TypeError: a crash, not a refusal.
+    with pytest.raises(TypeError) as info:
         RABBIT.decode(rabbit_message({"ce-time": Typed("timestamp", 1522900584)}))
+    assert not isinstance(info.value, RABBIT.refusals)
 
 
 def test_rabbitmq_decode_lowercases_header_names():
@@ -241,7 +268,8 @@ def test_rabbitmq_decode_invents_missing_id():
 
 
 def test_rabbitmq_header_pika_cannot_send_is_an_adapter_limitation():
-    with pytest.raises(Unsupported):
+    # pika (our client) has no writer for an unsigned 32-bit field: an `error` of kind adapter.
+    with pytest.raises(AdapterLimitation):
         RABBIT.decode(rabbit_message({"ce-n": Typed("uint", 5)}))
 
 
