@@ -30,6 +30,14 @@ def test_every_keyword_sentence_is_a_clause_or_listed_non_normative(spec_id):
     assert not uncovered, f"{spec_id}: sentences with an RFC 2119 keyword that are neither a clause nor non_normative: {uncovered}"
 
 
+@pytest.mark.parametrize("spec_id", sorted(SPEC_FILES))
+def test_applicability_sentences_are_verbatim(spec_id):
+    spec = REGISTRY.specs[spec_id]
+    sentences = {a.because for a in spec.applies_to} | {a.because for c in spec.clauses for a in c.applies_to}
+    missing = [b for b in sentences if not spectext.quote_in_spec(spec_id, b)]
+    assert not missing, f"applies_to sentences not found verbatim in {SPEC_FILES[spec_id]}: {missing}"
+
+
 def test_untestable_clauses_say_why():
     assert all(c.reason for c in REGISTRY.clauses.values() if not c.testable)
 

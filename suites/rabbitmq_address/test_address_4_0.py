@@ -1,7 +1,8 @@
 """rabbitmq-address@4.0: the address formats and outcomes RabbitMQ 4.0 shipped (vectors/rabbitmq-address@4.0/).
 
-Behaviour vectors over AMQP 1.0 links, run on every target that offers AMQP 1.0
-and on both amqp_address_v1 configurations of RabbitMQ 4.0. One test per section
+Behaviour vectors over AMQP 1.0 links, on both amqp_address_v1 configurations of RabbitMQ
+4.0; the clause file applies them to RabbitMQ from 4.0 (other brokers and versions are not
+applicable, with the sentence that says so). One test per section
 of the document (the h2spec layout); each vector carries its clause ids and the
 failure message quotes them.
 """

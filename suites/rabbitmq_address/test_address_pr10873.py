@@ -1,9 +1,10 @@
 """rabbitmq-address@pr10873: the DRAFT address format v2 of RabbitMQ PR #10873 (vectors/rabbitmq-address@pr10873/).
 
 The draft (/queue/:queue, /exchange/:exchange/key/:routing-key, /exchange/:exchange,
-the null target with `to`) differs from what RabbitMQ 4.0 shipped; its vectors run
-on every target that offers AMQP 1.0 and on both amqp_address_v1 configurations of
-RabbitMQ 4.0, so a broker that ships another format fails them honestly. One test
+the null target with `to`) differs from what RabbitMQ 4.0 shipped. The draft says it is
+RabbitMQ 4.0's format, so its clause file applies it to RabbitMQ from 4.0 (other brokers
+and versions are not applicable), on both amqp_address_v1 configurations of RabbitMQ 4.0:
+a version that ships another format fails the draft's clauses honestly. One test
 per section of the document; each vector carries its clause ids and the failure
 message quotes them.
 """
