@@ -72,6 +72,12 @@ def test_unsupported_only_on_the_optional_clause_itself():
     assert (v.outcome, v.clause_outcomes) == ("unsupported", {MAY_F: "unsupported"})
 
 
+def test_a_may_check_that_does_not_hold_is_unsupported_not_failed():
+    v = decide(VectorFailed("not shown", clauses=[MAY_F]), clauses=(MAY_F,))
+    assert (v.outcome, v.clause_outcomes) == ("unsupported", {MAY_F: "unsupported"})
+    assert v.message.startswith("the permitted (MAY) behaviour was not shown")
+
+
 def test_a_missing_should_feature_fails_the_should_clause():
     v = decide(Unsupported("no structured mode", feature=SHOULD_F), clauses=(SHOULD_F,))
     assert (v.outcome, v.blamed) == ("fail", [SHOULD_F])
