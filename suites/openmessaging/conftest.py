@@ -3,7 +3,10 @@
 Every OpenMessaging vector of a target runs in a thread pool started by the first
 one (fixtures/openmessaging/runner.py), so timed vectors overlap. Figures a
 vector measures (priority inversion rate, delivery lateness, ...) are written,
-pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file.
+pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file. What a
+passing vector established (notes on what was tested, who set each header it checked, the
+clauses whose checks held) goes into the row through the plugin's `findings`; a failing or
+unjudged vector's exception carries its own.
 """
 import json
 import threading
@@ -11,7 +14,7 @@ import threading
 import pytest
 
 from fixtures.openmessaging import runner
-from fixtures.plugin import results_path
+from fixtures.plugin import findings, results_path
 
 SPEC = runner.SPEC
 KINDS = runner.KINDS
@@ -33,7 +36,8 @@ def om_figures(request):
 
 def run_om(request, vector, broker, registry, protocol, om_figures):
     broker.adapter(protocol)   # the shared connection names the client library in the result row
-    figures = runner.result(request, vector, broker, protocol, registry)
+    figures, found = runner.result(request, vector, broker, protocol, registry)
+    findings(request.node).merge(found)
     if figures and om_figures is not None:
         with _LOCK:
             om_figures.write(json.dumps({"target": broker.ref.name, "protocol": protocol, "vector_id": vector.id,

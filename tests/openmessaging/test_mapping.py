@@ -1,14 +1,21 @@
-"""The OpenMessaging header mapping: loads, is complete, agrees with the bindings; bad files say where."""
+"""The OpenMessaging header mapping: loads, is complete, states the text's constraints and who is
+responsible (with the sentence), agrees with the bindings; bad files say where."""
 import pytest
 
-from fixtures.openmessaging.mapping import MappingError, load_mapping
+from fixtures import spectext
+from fixtures.openmessaging.mapping import MappingError, NoNativeField, load_mapping
 from fixtures.openmessaging.model import HEADERS, TYPES
-from fixtures.outcomes import AdapterLimitation, Unsupported
+from fixtures.outcomes import AdapterLimitation, PreconditionFailed, Unsupported
 
 
 @pytest.fixture(scope="module")
 def mapping():
     return load_mapping()
+
+
+@pytest.fixture(scope="module")
+def clauses(om_registry):
+    return om_registry.specs["openmessaging"]
 
 
 def test_every_header_and_type_mapped_for_every_protocol(mapping):
@@ -18,15 +25,88 @@ def test_every_header_and_type_mapped_for_every_protocol(mapping):
         assert set(per) == set(mapping.protocols)
 
 
-def test_missing_native_field_is_unsupported_with_reason(mapping):
-    with pytest.raises(Unsupported, match="no native field"):
-        mapping.header("bornHost", "amqp091").require("rabbitmq")
-    assert mapping.header("messageId", "amqp10").require("artemis").native == ("properties.message-id",)
+def test_every_header_states_its_constraint_and_the_clause_that_sets_it(mapping, clauses):
+    levels = {c.id: c.level for c in clauses.clauses}
+    for name in HEADERS:
+        c = mapping.constraints[name]
+        want = "-required" if c.level == "REQUIRED" else "-optional"
+        assert c.clause.endswith(want), (name, c)
+        assert levels[c.clause] == ("MUST" if c.level == "REQUIRED" else "MAY"), (name, c)
+    assert mapping.constraints["bornHost"].level == "REQUIRED"
+    assert mapping.constraints["storeHost"].level == "REQUIRED"
+    assert mapping.constraints["storeTimestamp"].level == "REQUIRED"
+    assert mapping.constraints["priority"].clause == "openmessaging/system-header/priority-optional"
+
+
+def test_responsibility_is_quoted_verbatim_or_explained(mapping):
+    for name in list(HEADERS) + ["version"]:
+        r = mapping.responsibles[name]
+        assert r.party in ("client", "server", "provider")
+        if r.because:
+            assert spectext.quote_in_spec("openmessaging", r.because), (name, r.because)
+        else:
+            assert r.silent and len(r.silent) > 40, name
+    assert mapping.responsibles["messageId"].party == "provider"
+    assert mapping.responsibles["bornTimestamp"].party == "client"
+    assert {mapping.responsibles[h].party for h in ("storeTimestamp", "storeHost")} == {"server"}
+
+
+def test_required_without_native_field_is_a_no_native_field_failure(mapping):
+    with pytest.raises(NoNativeField, match="no native field") as exc:
+        mapping.header("storeHost", "amqp091").require("rabbitmq")
+    assert exc.value.constraint.level == "REQUIRED"
+    with pytest.raises(NoNativeField, match="Broker-J adds no arrival time"):
+        mapping.header("storeTimestamp", "amqp091").require("qpid-broker-j")
+    with pytest.raises(NoNativeField):
+        mapping.feature("version", "rocketmq-grpc").require("rocketmq")
+
+
+def test_optional_without_native_field_is_unsupported_naming_its_may_clause(mapping):
+    with pytest.raises(Unsupported) as exc:
+        mapping.header("priority", "rocketmq-grpc").require("rocketmq")
+    assert exc.value.feature == "openmessaging/system-header/priority-optional"
+    with pytest.raises(Unsupported) as exc:
+        mapping.feature("settled-delivery", "rocketmq-grpc").require("rocketmq")
+    assert exc.value.feature == "openmessaging/delivery-semantics/at-most-once"
+
+
+def test_client_side_required_header_is_carried_by_the_mapping(mapping):
+    for proto in ("amqp091", "amqp10"):
+        f = mapping.header("bornHost", proto)
+        assert f.native == () and f.carried_in and f.set_by == "mapping"
+        assert f.require("rabbitmq") is f
+        assert f.kind("rabbitmq").startswith("set by the mapping (application property")
+    # never for a server- or provider-side header
+    for name, per in mapping.headers.items():
+        for f in per.values():
+            if f.carried_in:
+                assert mapping.responsibles[name].party == "client", name
+
+
+def test_who_set_decides_credit(mapping):
+    mid = mapping.header("messageId", "amqp091")
+    assert not mid.credited("mapping") and mid.credited("client-library") and mid.credited("broker")
+    assert mapping.header("queue", "amqp091").credited("consumer-context")
+    assert mapping.header("bornTimestamp", "amqp091").credited("mapping")      # client-side: carried
+    assert not mapping.header("storeTimestamp", "amqp091").credited("nobody")
 
 
 def test_client_library_limit_is_an_adapter_limitation(mapping):
     with pytest.raises(AdapterLimitation, match="pika"):
         mapping.property_type("Double", "amqp091").require(None)
+    with pytest.raises(AdapterLimitation, match="rocketmq-python-client"):
+        mapping.header("traceId", "rocketmq-grpc").require("rocketmq")
+
+
+def test_environment_limit_is_a_precondition(mapping):
+    with pytest.raises(PreconditionFailed, match="two deployments"):
+        mapping.feature("regions", "amqp091").require("rabbitmq")
+
+
+def test_scenario_needs(mapping):
+    assert mapping.needs("delay") == ["delayTime"]
+    assert mapping.needs("expiry", {"unset_only": True}) == []
+    assert mapping.needs("expiry", {}) == ["expireTime"]
 
 
 def test_per_product_facts(mapping):
@@ -37,25 +117,43 @@ def test_per_product_facts(mapping):
     assert mapping.queue_args("rabbitmq", "counting") == {"x-queue-type": "quorum"}
 
 
+def test_support_table_says_native_mapped_or_absent(mapping):
+    t = mapping.support_table("rabbitmq", ("amqp091",))
+    assert t["storeHost"]["amqp091"] == "absent"
+    assert t["messageId"]["amqp091"].startswith("set by the mapping")
+    assert t["topic"]["amqp091"] == "native, set by the broker"
+
+
 def test_lossy_seconds_mappings_say_so(mapping):
     for proto in ("amqp091", "rocketmq-grpc"):
         f = mapping.header("bornTimestamp", proto)
         assert f.unit == "seconds" and f.lossy
 
 
+HEADER_TEXT = ("spec: openmessaging\nprotocols: {amqp091: {title: x}}\nproperty_types: {}\nheaders:\n  messageId:\n"
+               "    constraint: {level: REQUIRED, clause: openmessaging/system-header/message-id-required}\n"
+               "    responsible: {party: provider, because: x}\n")
+
+
 def test_bad_file_names_file_line_and_field(tmp_path):
     bad = tmp_path / "headers.yaml"
-    bad.write_text("spec: openmessaging\nprotocols: {amqp091: {title: x}}\nproperty_types: {}\n"
-                   "headers:\n  messageId:\n    amqp091: {native: [], set_by: broker}\n", encoding="utf-8")
+    bad.write_text(HEADER_TEXT + "    amqp091: {native: [], set_by: broker}\n", encoding="utf-8")
     with pytest.raises(MappingError) as exc:
         load_mapping(bad)
     text = str(exc.value)
-    assert "headers.yaml:6" in text and "headers.messageId.amqp091" in text and "reason" in text
+    assert "headers.yaml:" in text and "headers.messageId.amqp091" in text
+
+
+def test_a_header_without_constraint_is_refused(tmp_path):
+    bad = tmp_path / "headers.yaml"
+    bad.write_text("spec: openmessaging\nprotocols: {amqp091: {title: x}}\nproperty_types: {}\n"
+                   "headers:\n  messageId:\n    amqp091: {native: [x]}\n", encoding="utf-8")
+    with pytest.raises(MappingError, match="constraint"):
+        load_mapping(bad)
 
 
 def test_unknown_protocol_is_refused(tmp_path):
     bad = tmp_path / "headers.yaml"
-    bad.write_text("spec: openmessaging\nprotocols: {amqp091: {title: x}}\nproperty_types: {}\n"
-                   "headers:\n  messageId:\n    stomp: {native: [x]}\n", encoding="utf-8")
+    bad.write_text(HEADER_TEXT + "    stomp: {native: [x]}\n    amqp091: {native: [x]}\n", encoding="utf-8")
     with pytest.raises(MappingError, match="protocol not listed"):
         load_mapping(bad)

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from fixtures.openmessaging.judge import ABSENT, Context, judge_check, matches
+from fixtures.openmessaging.judge import ABSENT, Context, judge, judge_check, matches
 from fixtures.openmessaging.model import OMValue, message_from_data, value_from_data
 
 
@@ -42,9 +42,20 @@ def test_send_call_window_allows_seconds_truncation():
 
 
 def test_readings_any_of_and_absent():
-    ok, why = judge_check({"of": "header.priority", "any_of": [{"equals": 5}, "absent"]}, ABSENT, Context())
-    assert ok and "reading" in why
-    assert not judge_check({"of": "header.priority", "any_of": [{"equals": 5}, "absent"]}, 4, Context())[0]
+    check = {"of": "header.priority", "any_of": [{"is": {"equals": 5}, "reading": "delivered-as-five"},
+                                                 {"is": "absent", "reading": "left-unset"}]}
+    ok, why, reading = judge(check, ABSENT, Context())
+    assert ok and reading == "left-unset" and "reading left-unset" in why
+    ok, why, reading = judge(check, 4, Context())
+    assert not ok and reading is None and "(reading delivered-as-five)" in why
+    assert judge_check({"of": "header.priority", "any_of": [{"equals": 5}, "absent"]}, 5, Context())[0]
+
+
+def test_relative_time_notation():
+    m = message_from_data({"headers": {"expireTime": "+60000", "traceId": "+1"}})
+    import time
+    assert abs(m.headers["expireTime"] - (time.time_ns() // 1_000_000 + 60000)) < 5000
+    assert m.headers["traceId"] == "+1"
 
 
 def test_epoch_millis_rejects_seconds_and_bools_are_not_numbers():

@@ -59,7 +59,7 @@ def test_reply_address_round_trip_and_refusal():
 
 def test_binding_names_agree_with_the_mapping():
     m = load_mapping()
-    assert m.header("correlationId", "rocketmq-grpc").native == (f"properties.{CORRELATION_ID}",)
+    assert m.header("correlationId", "rocketmq-grpc").carried_in == f"properties.{CORRELATION_ID}"
     assert CORRELATION_ID in INTERNAL_PROPERTIES
     # types the binding writes as text are exactly those the mapping gives a string native form
     textual = {t for t, per in m.property_types.items() if per["rocketmq-grpc"].native == ("string",)}

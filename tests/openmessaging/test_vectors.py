@@ -1,39 +1,94 @@
-"""The OpenMessaging vectors load against the schema and cover every testable clause."""
-from pathlib import Path
+"""The OpenMessaging vectors load (schema, the general lint and the OpenMessaging lint) and cover
+every testable clause; the lint refuses a vector that could end unsupported on a MUST."""
+import shutil
 
 import pytest
 
 from fixtures.openmessaging.scenarios import SCENARIOS
 from fixtures.vectors import VectorError, load_vectors
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def vs():
-    return load_vectors(ROOT / "vectors")
+from tests.paths import ROOT
 
 
-def test_every_testable_clause_has_a_vector(vs):
-    covered = {c for v in vs.by_spec("openmessaging") for c in v.clauses}
-    testable = {c.id for c in vs.registry.specs["openmessaging"].clauses if c.testable}
+def test_every_testable_clause_has_a_vector(om_vectors):
+    covered = {c for v in om_vectors.by_spec("openmessaging") for c in v.clauses}
+    testable = {c.id for c in om_vectors.registry.specs["openmessaging"].clauses if c.testable}
     assert testable - covered == set()
 
 
-def test_scenarios_named_by_vectors_exist(vs):
-    for v in vs.by_spec("openmessaging", kind="om-scenario"):
+def test_no_problem_in_the_tree(om_tree):
+    found: list[str] = []
+    load_vectors(om_tree, found)
+    assert found == []
+
+
+def test_scenarios_named_by_vectors_exist(om_vectors):
+    for v in om_vectors.by_spec("openmessaging", kind="om-scenario"):
         assert v.input["scenario"] in SCENARIOS, v.id
 
 
-def test_a_bad_check_names_file_line_and_field(tmp_path):
-    import shutil
-    shutil.copytree(ROOT / "vectors" / "clauses", tmp_path / "clauses")
+def test_one_level_per_vector_and_optional_clauses_in_their_own_vectors(om_vectors):
+    reg = om_vectors.registry
+    for v in om_vectors.by_spec("openmessaging"):
+        groups = {reg.clauses[c].group for c in v.clauses}
+        assert len(groups) == 1, v.id
+        if any(c.endswith("-optional") for c in v.clauses):
+            assert groups == {"MAY"}, v.id
+
+
+def _tree(tmp_path, text: str):
+    (tmp_path / "clauses").mkdir()
+    shutil.copy(ROOT / "vectors" / "clauses" / "openmessaging.yaml", tmp_path / "clauses")
     (tmp_path / "openmessaging").mkdir()
     (tmp_path / "openmessaging" / "bad.yaml").write_text(
-        "spec: openmessaging\ntopic: bad\nvectors:\n  - id: openmessaging.bad.x\n"
-        "    clauses: [openmessaging/type-system/string]\n    kind: om-message\n    status: stable\n"
-        "    description: d\n    input: {message: {body: {text: a}}}\n"
-        "    expect: {checks: [{of: header.messageId, is: bogus}]}\n", encoding="utf-8")
+        "spec: openmessaging\ntopic: bad\nvectors:\n" + text, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_bad_check_names_file_line_and_field(tmp_path):
+    _tree(tmp_path, "  - id: openmessaging.bad.x\n"
+          "    clauses: [openmessaging/type-system/integer-range]\n    kind: om-message\n    status: stable\n"
+          "    description: d\n    input: {message: {body: {text: a}}}\n"
+          "    expect: {checks: [{of: header.messageId, is: bogus}]}\n")
     with pytest.raises(VectorError) as exc:
         load_vectors(tmp_path)
     assert "bad.yaml:" in str(exc.value) and "openmessaging.bad.x" in str(exc.value)
+
+
+def test_a_must_vector_needing_an_optional_header_must_name_it(tmp_path):
+    _tree(tmp_path, "  - id: openmessaging.bad.priority\n"
+          "    clauses: [openmessaging/system-header/priority-range]\n    kind: om-message\n    status: stable\n"
+          "    description: d\n    input: {message: {headers: {priority: 3}, body: {text: a}}}\n"
+          "    expect: {checks: [{of: header.priority, is: sent}]}\n")
+    with pytest.raises(VectorError) as exc:
+        load_vectors(tmp_path)
+    text = str(exc.value)
+    assert "bad.yaml:10" in text and "OPTIONAL" in text and "optional_feature: openmessaging/system-header/priority-optional" in text
+
+
+def test_a_scenario_needing_an_optional_feature_must_name_it(tmp_path):
+    _tree(tmp_path, "  - id: openmessaging.bad.delay\n"
+          "    clauses: [openmessaging/system-header/delay-time-delivered-after]\n    kind: om-scenario\n"
+          "    status: stable\n    description: d\n    readings: [lower-bound, prompt]\n"
+          "    input: {scenario: delay}\n"
+          "    expect: {checks: [{of: observe.delayed_delivered, is: {equals: true}}]}\n")
+    with pytest.raises(VectorError, match="delay-time-optional"):
+        load_vectors(tmp_path)
+
+
+def test_a_vector_omitting_a_reading_is_refused(tmp_path):
+    _tree(tmp_path, "  - id: openmessaging.bad.count\n"
+          "    clauses: [openmessaging/system-header/delivery-count-counts-deliveries]\n    kind: om-message\n"
+          "    status: stable\n    description: d\n    input: {message: {body: {text: a}}}\n"
+          "    expect: {checks: [{of: header.deliveryCount, is: {equals: 1}}]}\n")
+    with pytest.raises(VectorError, match="omits reading 'first-is-one'"):
+        load_vectors(tmp_path)
+
+
+def test_a_required_header_check_needs_a_present_check(tmp_path):
+    _tree(tmp_path, "  - id: openmessaging.bad.store\n"
+          "    clauses: [openmessaging/system-header/store-host-required, openmessaging/system-header/store-host-set-by-server]\n"
+          "    kind: om-message\n    status: stable\n    description: d\n    input: {message: {body: {text: a}}}\n"
+          "    expect: {checks: [{of: header.storeHost, is: non-empty-string, judges: [system-header/store-host-required, "
+          "system-header/store-host-set-by-server]}]}\n")
+    with pytest.raises(VectorError, match="is: present"):
+        load_vectors(tmp_path)

@@ -1,0 +1,271 @@
+"""The OpenMessaging runner's verdicts, with an in-memory binding (pure code, no broker):
+levels (REQUIRED without a field fails, OPTIONAL is unsupported / not applicable), who set each
+value (a provider-side value only our mapping wrote earns nothing; a client-side one passes as
+carried), and step roles (a refused send or a lost message is setup unless the vector names the
+clauses it violates; a consumer connection dropped while observing is an observation error)."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from fixtures.adapters.base import TransportError
+from fixtures.openmessaging import runner
+from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, SendRefused, Sent, now_ms
+from fixtures.openmessaging.model import OMMessage
+from fixtures.verdicts import decide
+
+
+class FakeLive:
+    def __init__(self, product: str):
+        self.ref = SimpleNamespace(name=f"{product}-9.9", product=product, protocols=("amqp091", "amqp10"))
+        self.product = product
+        self.facts = {}
+
+    def alive(self) -> bool:
+        return True
+
+    def endpoint(self, protocol):
+        return SimpleNamespace(host="127.0.0.1", port=5672)
+
+
+class FakeConsumer(Consumer):
+    def __init__(self, b):
+        self.b = b
+
+    def receive(self, timeout):
+        if self.b.drop_on_receive:
+            raise TransportError("connection reset by the broker")
+        if not self.b.queue or self.b.lose:
+            return None
+        om, meta = self.b.decode(self.b.queue.pop(0))
+        return Delivery(om, None, now_ms(), lambda how: None, meta, meta.pop("set_by"), meta.pop("notes"))
+
+    def close(self):
+        pass
+
+
+class FakeBinding(Binding):
+    """A broker that carries what the mapping writes, adds `broker_headers`, drops `strip`."""
+
+    def __init__(self, live, protocol="amqp091", *, refuse=False, lose=False, drop_on_receive=False,
+                 broker_headers=None, strip=()):
+        self.protocol = protocol
+        super().__init__(live)
+        self.refuse, self.lose, self.drop_on_receive = refuse, lose, drop_on_receive
+        self.broker_headers, self.strip = dict(broker_headers or {}), set(strip)
+        self.queue: list = []
+        self.n = 0
+
+    def born_host(self):
+        return "10.0.0.7"
+
+    def _destination(self, purpose):
+        return Destination(topic="q1", queues=["q1"])
+
+    _fanout = _filtered = lambda self, *a: Destination(topic="q1", queues=["q1"])
+
+    def encode(self, om, *, called_ms):
+        self.n += 1
+        h = {k: v for k, v in om.headers.items() if k not in ("messageId", "bornTimestamp")}
+        h.update(messageId=f"tracer-{self.n}", bornTimestamp=called_ms, bornHost=self.born_host())
+        return {"headers": h, "properties": dict(om.properties), "body": om.body}
+
+    def decode(self, native):
+        h = {k: v for k, v in native["headers"].items() if k not in self.strip}
+        h.update(topic="q1", queue="q1", deliveryCount=0, **self.broker_headers)
+        h = {k: v for k, v in h.items() if k not in self.strip}
+        set_by = self.set_by_of(h)
+        set_by.update({k: "broker" for k in self.broker_headers})
+        return OMMessage(headers=h, properties=native["properties"], body=native["body"]), {
+            "set_by": set_by, "notes": {}}
+
+    def _send(self, dest, om, *, reply_to, tag, routable_only, **kw):
+        called = now_ms()
+        if self.refuse:
+            raise SendRefused("nack")
+        native = self.encode(om, called_ms=called)
+        self.queue.append(native)
+        return Sent(native["headers"]["messageId"], called, now_ms(), native, om)
+
+    def _send_batch(self, dest, oms):
+        return [self._send(dest, om, reply_to=None, tag=None, routable_only=True) for om in oms]
+
+    def _open_consumer(self, dest, index, auto_ack):
+        return FakeConsumer(self)
+
+    def read_version(self):
+        return "0.3.0"
+
+
+def run(om_vectors, monkeypatch, vector_id, product="fakemq", **kw):
+    vector = next(v for v in om_vectors.vectors if v.id == vector_id)
+    live = FakeLive(product)
+    monkeypatch.setattr(runner, "open_binding", lambda live_, protocol, mapping=None: FakeBinding(live_, protocol, **kw))
+    protocol = kw.pop("protocol", "amqp091")
+    try:
+        _, found = runner.run_vector(vector, live, protocol, om_vectors.registry)
+        return decide(vector, om_vectors.registry, None, found)
+    except Exception as exc:  # noqa: BLE001 - the verdict of what the runner raised
+        return decide(vector, om_vectors.registry, exc)
+
+
+# ---- levels --------------------------------------------------------------------------------
+
+def test_required_header_without_native_field_fails(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.store-host")
+    assert row.outcome == "fail"
+    assert set(row.clause_outcomes.values()) == {"fail"}
+    assert "no native field" in row.message and "AMQP 0-9-1 brokers record no store host" in row.message
+
+
+def test_required_conditional_field_absent_fails_naming_the_configuration(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.store-timestamp", product="rabbitmq")
+    assert row.outcome == "fail"
+    assert "absent in the default configuration" in row.message and "set_header_timestamp" in row.message
+    # the absence fails the REQUIRED clause and the server's duty; the form of a value that is not there is unjudged
+    assert row.clause_outcomes == {"openmessaging/system-header/store-timestamp-required": "fail",
+                                   "openmessaging/system-header/store-timestamp-set-by-server": "fail"}
+
+
+def test_nothing_of_the_products_to_judge_is_a_precondition(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.message-id-unique")
+    assert row.outcome == "error" and row.error_kind == "precondition"
+    assert "nothing of the product's to judge" in row.message
+
+
+def test_required_feature_without_field_fails_a_scenario(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.version")
+    assert row.outcome == "fail" and "no native field" in row.message
+
+
+def test_optional_header_without_field_is_unsupported_in_its_may_vector(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.priority-offered", protocol="rocketmq-grpc")
+    assert row.outcome == "unsupported", row.message
+    assert "priority-optional" in row.message
+
+
+def test_optional_header_without_field_is_not_applicable_where_it_is_the_optional_feature(om_vectors, monkeypatch):
+    for vid in ("openmessaging.system-header.priority-range", "openmessaging.system-header.priority-default",
+                "openmessaging.system-header.priority-best-effort"):
+        row = run(om_vectors, monkeypatch, vid, protocol="rocketmq-grpc")
+        assert row.outcome == "not_applicable", (vid, row.message)
+
+
+def test_no_must_vector_can_end_unsupported(om_vectors, monkeypatch):
+    for v in om_vectors.vectors:
+        if v.level in ("MUST", "MUST NOT") and v.kind == "om-message":
+            for protocol in ("amqp091", "amqp10", "rocketmq-grpc"):
+                row = run(om_vectors, monkeypatch, v.id, protocol=protocol)
+                assert row.outcome != "unsupported", (v.id, protocol, row.message)
+                assert row.error_kind != "harness", (v.id, protocol, row.message)
+
+
+# ---- who set each value -------------------------------------------------------------------
+
+def test_provider_header_set_only_by_the_mapping_fails(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.message-id-assigned")
+    assert row.outcome == "fail"
+    assert row.clause_outcomes == {"openmessaging/system-header/message-id-required": "fail",
+                                   "openmessaging/system-header/message-id-provider-assigned": "fail"}
+    assert "sets no messageId of its own" in row.message and "mqconform's mapping" in row.message
+    assert "provider-assigned" in row.message
+
+
+def test_provider_header_set_by_the_broker_passes_and_is_recorded(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.store-timestamp", product="rabbitmq",
+              broker_headers={"storeTimestamp": now_ms()})
+    assert row.outcome == "pass", row.message
+    assert row.set_by == {"storeTimestamp": "broker"}
+
+
+def test_client_header_set_by_the_mapping_passes_as_carried(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.born-host")
+    assert row.outcome == "pass", row.message
+    assert row.set_by == {"bornHost": "mapping"}
+    assert any("bornHost: set by mqconform's mapping" in n and "carried it intact" in n for n in row.notes)
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.born-timestamp")
+    assert row.outcome == "pass", row.message
+    assert any(n.startswith("bornTimestamp: set by mqconform's mapping on send") for n in row.notes)
+
+
+def test_client_header_the_broker_dropped_fails(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.born-host", strip={"bornHost"})
+    assert row.outcome == "fail" and row.set_by == {"bornHost": "nobody"}
+
+
+def test_provider_side_optional_header_only_the_mapping_handled_is_not_offered(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.compression-offered")
+    assert row.outcome == "unsupported", row.message
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.compression")
+    assert row.outcome == "not_applicable", row.message
+
+
+def test_consumer_context_is_credited_and_recorded(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.topic-and-queue")
+    assert row.outcome == "pass"
+    assert row.set_by == {"topic": "broker", "queue": "consumer-context"}
+
+
+def test_a_failed_check_blames_only_its_clauses(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.topic-and-queue", strip={"topic"})
+    assert row.outcome == "fail"
+    assert row.clause_outcomes == {
+        "openmessaging/system-header/topic-required": "fail", "openmessaging/system-header/topic-non-empty-string": "fail",
+        "openmessaging/system-header/queue-required": "pass", "openmessaging/system-header/queue-non-empty-string": "pass"}
+    assert row.failed_step["role"] == "check" and row.failed_step["index"] == 1
+    assert row.failed_step["clause_ids"] == ["openmessaging/system-header/topic-required",
+                                             "openmessaging/system-header/topic-non-empty-string"]
+
+
+def test_readings_that_held_are_noted(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-present")
+    assert row.outcome == "pass"
+    assert "header.deliveryCount: held under reading first-is-zero" in row.notes
+    assert row.set_by == {"deliveryCount": "broker"}
+
+
+# ---- step roles ----------------------------------------------------------------------------
+
+def test_a_refused_send_is_a_precondition_where_delivery_is_setup(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.four-parts", refuse=True)
+    assert row.outcome == "error" and row.error_kind == "precondition"
+    assert row.failed_step["role"] == "setup"
+
+
+def test_a_refused_send_fails_the_delivery_judges(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.no-body", refuse=True)
+    assert row.outcome == "unsupported"            # a MAY not shown (docs/verdicts.md)
+    assert row.failed_step["action"] == "send" and row.failed_step["role"] == "check"
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.all-byte-values", lose=True)
+    assert row.outcome == "fail"
+    assert row.blamed == ["openmessaging/message-type/bytes-message"]
+
+
+def test_an_undelivered_message_is_a_precondition_where_delivery_is_setup(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.type-system.binary-value", lose=True)
+    assert row.outcome == "error" and row.error_kind == "precondition"
+
+
+def test_a_dropped_consumer_connection_is_an_observation_error(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.four-parts", drop_on_receive=True)
+    assert row.outcome == "error" and row.error_kind == "observation"
+
+
+def test_scenario_setup_that_fails_is_a_precondition(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", lose=True)
+    assert row.outcome == "error" and row.error_kind == "precondition"
+    row = run(om_vectors, monkeypatch, "openmessaging.delivery-semantics.at-least-once", lose=True)
+    assert row.outcome == "unsupported" and row.failed_step["action"] == "receive"
+
+
+def test_regions_blame_the_environment_not_the_product(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.use-cases.routing-between-regions")
+    assert row.outcome == "error" and row.error_kind == "precondition"
+
+
+@pytest.mark.parametrize("vid", ["openmessaging.type-system.float-finite", "openmessaging.system-header.trace-id"])
+def test_client_limits_are_adapter_errors(om_vectors, monkeypatch, vid):
+    protocol = "amqp091" if "float" in vid else "rocketmq-grpc"
+    row = run(om_vectors, monkeypatch, vid, protocol=protocol)
+    assert row.outcome == "error" and row.error_kind == "adapter", row.message
