@@ -58,7 +58,9 @@ def test_required_without_native_field_is_a_no_native_field_failure(mapping):
     with pytest.raises(NoNativeField, match="Broker-J adds no arrival time"):
         mapping.header("storeTimestamp", "amqp091").require("qpid-broker-j")
     with pytest.raises(NoNativeField):
-        mapping.feature("version", "rocketmq-grpc").require("rocketmq")
+        mapping.header("storeHost", "amqp10").require("artemis")
+    # the version part: client-side, carried where no protocol has a field
+    assert mapping.feature("version", "rocketmq-grpc").require("rocketmq").carried_in == "properties.om_version"
 
 
 def test_optional_without_native_field_is_unsupported_naming_its_may_clause(mapping):

@@ -38,8 +38,13 @@ class FakeConsumer(Consumer):
             raise TransportError("connection reset by the broker")
         if not self.b.queue or self.b.lose:
             return None
-        om, meta = self.b.decode(self.b.queue.pop(0))
-        return Delivery(om, None, now_ms(), lambda how: None, meta, meta.pop("set_by"), meta.pop("notes"))
+        native = self.b.queue[0] if self.b.redeliver else self.b.queue.pop(0)
+        om, meta = self.b.decode(native)
+
+        def settle(how):
+            if how == "fail" and self.b.refuse_fail:
+                raise TransportError("session closed by the broker with amqp:invalid-field")
+        return Delivery(om, None, now_ms(), settle, meta, meta.pop("set_by"), meta.pop("notes"))
 
     def close(self):
         pass
@@ -49,9 +54,10 @@ class FakeBinding(Binding):
     """A broker that carries what the mapping writes, adds `broker_headers`, drops `strip`."""
 
     def __init__(self, live, protocol="amqp091", *, refuse=False, lose=False, drop_on_receive=False,
-                 broker_headers=None, strip=()):
+                 broker_headers=None, strip=(), redeliver=False, refuse_fail=False):
         self.protocol = protocol
         super().__init__(live)
+        self.redeliver, self.refuse_fail = redeliver, refuse_fail
         self.refuse, self.lose, self.drop_on_receive = refuse, lose, drop_on_receive
         self.broker_headers, self.strip = dict(broker_headers or {}), set(strip)
         self.queue: list = []
@@ -69,7 +75,7 @@ class FakeBinding(Binding):
         self.n += 1
         h = {k: v for k, v in om.headers.items() if k not in ("messageId", "bornTimestamp")}
         h.update(messageId=f"tracer-{self.n}", bornTimestamp=called_ms, bornHost=self.born_host())
-        return {"headers": h, "properties": dict(om.properties), "body": om.body}
+        return {"headers": h, "properties": dict(om.properties), "body": om.body, "version": om.version}
 
     def decode(self, native):
         h = {k: v for k, v in native["headers"].items() if k not in self.strip}
@@ -77,7 +83,8 @@ class FakeBinding(Binding):
         h = {k: v for k, v in h.items() if k not in self.strip}
         set_by = self.set_by_of(h)
         set_by.update({k: "broker" for k in self.broker_headers})
-        return OMMessage(headers=h, properties=native["properties"], body=native["body"]), {
+        version = None if "version" in self.strip else native["version"]
+        return OMMessage(headers=h, properties=native["properties"], body=native["body"], version=version), {
             "set_by": set_by, "notes": {}}
 
     def _send(self, dest, om, *, reply_to, tag, routable_only, **kw):
@@ -94,8 +101,6 @@ class FakeBinding(Binding):
     def _open_consumer(self, dest, index, auto_ack):
         return FakeConsumer(self)
 
-    def read_version(self):
-        return "0.3.0"
 
 
 def run(om_vectors, monkeypatch, vector_id, product="fakemq", **kw):
@@ -135,8 +140,20 @@ def test_nothing_of_the_products_to_judge_is_a_precondition(om_vectors, monkeypa
 
 
 def test_required_feature_without_field_fails_a_scenario(om_vectors, monkeypatch):
+    from fixtures.openmessaging.mapping import Mapping
+    monkeypatch.setattr(Mapping, "needs", lambda self, scenario, params=None: ["storeHost"])
     row = run(om_vectors, monkeypatch, "openmessaging.message-format.version")
     assert row.outcome == "fail" and "no native field" in row.message
+
+
+def test_the_version_part_is_carried_and_says_so(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.version")
+    assert row.outcome == "pass", row.message
+    assert row.set_by == {"version": "mapping"}
+    assert any(n.startswith("version: written by mqconform's mapping") for n in row.notes)
+    assert "observe.version: held under reading this-revision" in row.notes
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.version", strip={"version"})
+    assert row.outcome == "fail" and row.set_by == {"version": "nobody"}
 
 
 def test_optional_header_without_field_is_unsupported_in_its_may_vector(om_vectors, monkeypatch):
@@ -257,6 +274,13 @@ def test_scenario_setup_that_fails_is_a_precondition(om_vectors, monkeypatch):
     assert row.outcome == "error" and row.error_kind == "precondition"
     row = run(om_vectors, monkeypatch, "openmessaging.delivery-semantics.at-least-once", lose=True)
     assert row.outcome == "unsupported" and row.failed_step["action"] == "receive"
+
+
+def test_a_refused_failure_signal_is_a_precondition(om_vectors, monkeypatch):
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", redeliver=True,
+              refuse_fail=True)
+    assert row.outcome == "error" and row.error_kind == "precondition"
+    assert "signalling the failed consumption" in row.message
 
 
 def test_regions_blame_the_environment_not_the_product(om_vectors, monkeypatch):
