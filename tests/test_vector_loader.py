@@ -18,6 +18,7 @@ vectors:
     kind: encode
     status: stable
     description: d
+    readings: [one-data-section, data-sections]
     input:
       mode: binary
       event: {attributes: {specversion: "1.0", id: a, source: /s, type: t}, data: {hex: "00"}}
