@@ -5,8 +5,16 @@ import pytest
 
 from fixtures import verdicts
 from fixtures.expectations import Expectation
-from fixtures.outcomes import (AdapterLimitation, Findings, NotApplicable, ObservationFailed, PreconditionFailed, Step,
-                               Unsupported, VectorFailed)
+from fixtures.outcomes import (
+    AdapterLimitation,
+    Findings,
+    NotApplicable,
+    ObservationFailed,
+    PreconditionFailed,
+    Step,
+    Unsupported,
+    VectorFailed,
+)
 from fixtures.registry import Clause, Registry
 
 MUST_A, MUST_B, MAY_F, SHOULD_F = "s/x/must-a", "s/x/must-b", "s/x/may-feature", "s/x/should-feature"

@@ -16,14 +16,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fixtures.codecs import cetypes
-from fixtures.codecs.sdk_common import SDK_REFUSALS
 from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Typed
 from fixtures.codecs.registry import BINDINGS, codecs_for
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
+from fixtures.codecs.sdk_common import SDK_REFUSALS
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
+from fixtures.outcomes import AdapterLimitation
 from fixtures.strategies.deviations import Context, Outcome, known_deviation
 from fixtures.strategies.malformed import malformed_messages
-from fixtures.outcomes import AdapterLimitation
 from fixtures.strategies.notation import message_to_notation
 
 # What the SDK documents as a refusal (fixtures/codecs/sdk_common.py): its validation errors and
