@@ -17,7 +17,8 @@ from fixtures.adapters.endpoint import Endpoint
     ("sender", "/topic/k", None),
     ("receiver", "/queues/mqc.a.q", None),             # v2 addresses declare nothing
     ("receiver", "/amq/queue/mqc.a.q", None),
-    ("receiver", "mqc.a.q", None),
+    ("receiver", "mqc.a.q", ("queue", "mqc.a.q")),      # v1 bare queue name; brokers that create on attach
+    ("sender", "mqc.a.q", ("queue", "mqc.a.q")),
     ("receiver", None, None),
 ])
 def test_what_an_attach_makes_the_broker_declare(role, address, effect):
