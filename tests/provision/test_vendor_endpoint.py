@@ -122,7 +122,7 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
     host, port, mport = rt.host, rt.port("amqp091"), rt.port("http-management")
     url = f"vendor=amqp://vendor@{host}:{port}?amqp_address_v1=permitted&management=http://{host}:{mport}"
     env = {**engine.env, "MQCONFORM_PASSWORD_vendor": PASSWORD, "MQCONFORM_PASSWORD_nofacts": PASSWORD,
-           "MQCONFORM_RUN_ID": uuid.uuid4().hex}
+           "MQCONFORM_PASSWORD_wrongpw": PASSWORD + "-not-it", "MQCONFORM_RUN_ID": uuid.uuid4().hex}
 
     # An endpoint may not take the catalog target's name (the rows would be the container's).
     clash, _, _ = run_pytest(["suites/cloudevents/test_ce_rabbitmq_wire.py", "--target", "rabbitmq-4.0.5",
@@ -152,17 +152,25 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
     assert "mqconform: endpoint vendor" not in out, out[-2000:]   # nothing was left behind, nothing to say
     assert state(rt) == before, "the full run left the vendor's broker changed"
 
-    # Vectors that cannot clean up after themselves (every delete fails), and an endpoint that
-    # does not state amqp_address_v1 beside it: the footprint still removes all; the summary and
-    # the rows say which vectors did not run for want of the fact.
+    # Vectors that cannot clean up after themselves (every delete fails), an endpoint that does not
+    # state amqp_address_v1 and one whose password is wrong beside it: the footprint still removes
+    # all; the summary and the rows say which vectors did not run for want of the fact; the refused
+    # login is one line.
     (tmp_path / "no_deletes.py").write_text(NO_DELETES)
     bare = f"nofacts=amqp://vendor@{host}:{port}?management=http://{host}:{mport}"
+    wrong = f"wrongpw=amqp://vendor@{host}:{port}?amqp_address_v1=permitted"
     proc2, rows2, _ = run_pytest(["-p", "no_deletes", "suites/rabbitmq_address", "suites/cloudevents/test_ce_amqp_wire.py",
                                   "-k", "source_v1 or v1_flaws or target_v1 or (decode and modes)", "--endpoint", url,
-                                  "--endpoint", bare],
+                                  "--endpoint", bare, "--endpoint", wrong],
                                  tmp_path, env=env)
     out2 = proc2.stdout + proc2.stderr
     assert proc2.returncode in (0, 1), out2[-3000:]
+    refused = [r for r in rows2 if r["implementation"]["name"] == "wrongpw"]
+    assert refused and all(r["outcome"] == "error" for r in refused)
+    assert all(r["message"].endswith(f"target wrongpw is unavailable: AMQP 0-9-1 login refused at amqp://vendor:***@"
+                                     f"{host}:{port} (user 'vendor', password from MQCONFORM_PASSWORD_wrongpw)")
+               for r in refused), refused[0]["message"]
+    assert len([ln for ln in out2.splitlines() if "wrongpw" in ln]) <= 4, out2[-3000:]
     assert state(rt) == before, "vectors that could not clean up left the vendor's broker changed:\n" + out2[-2000:]
     missing = [r for r in rows2 if r["implementation"]["name"] == "nofacts" and r["outcome"] == "not_applicable"]
     assert len(missing) >= 5, out2[-3000:]
