@@ -96,6 +96,8 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
     if not reading.rows:
         print("reports gate: no result records in the inputs; refusing to pass an empty run", file=sys.stderr)
         return EXIT_USAGE
+    for line in exp_mod.gate_warnings(expectations, {r["impl"] for r in reading.rows}):
+        print(f"reports gate: warning: expectations: {line}", file=sys.stderr)
     res = evaluate(reading.rows, expectations, today or dt.date.today())
     report(res)
     if res.uncovered:

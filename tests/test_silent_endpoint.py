@@ -52,11 +52,18 @@ def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
     assert "topsecret" not in text
 
 
-def test_silent_endpoint_without_protocols_is_a_usage_error(silent_port, tmp_path):
-    proc, rows, took = run(["suites/cloudevents/test_ce_amqp_wire.py",
+def test_silent_endpoint_without_protocols_is_probed_once_and_gives_error_rows(silent_port, tmp_path):
+    """Without ?protocols= the endpoint is probed (both protocol headers, 2 s each) once per run: one
+    line naming it and what was tried, error rows for its vectors, a results file, no traceback."""
+    proc, rows, took = run(["suites/cloudevents/test_ce_amqp_wire.py", "-n", "2",
                             "--endpoint", f"silent=amqp://u:topsecret@127.0.0.1:{silent_port}"], tmp_path)
-    # UsageError raised while collecting: pytest stops with "interrupted" (2) and names the endpoint
-    assert proc.returncode in (2, 4), proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert "answers neither AMQP 0-9-1 nor AMQP 1.0" in proc.stderr + proc.stdout
-    assert "topsecret" not in proc.stderr + proc.stdout
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out[-3000:]
+    assert rows and all(r["outcome"] == "error" for r in rows), out[-3000:]
+    assert all("tried the AMQP 0-9-1 and AMQP 1.0 protocol headers" in r["message"] for r in rows)
+    assert all(r["implementation"]["provenance"]["endpoint"].startswith("amqp://u:***@") for r in rows)
+    assert proc.stderr.count("endpoint silent (amqp://u:***@127.0.0.1:") == 1, proc.stderr   # probed once, said once
+    assert "Traceback" not in out and "INTERNALERROR" not in out
+    assert len(out.splitlines()) < 40, out
+    assert "topsecret" not in out + (tmp_path / "results.jsonl").read_text()
     assert took < 60

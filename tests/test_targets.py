@@ -39,11 +39,36 @@ def test_endpoints_alone_replace_the_default_run(catalog):
     assert [(r.name, r.protocols, r.product) for r in refs] == [("mine", ("amqp091",), "rabbitmq")]
 
 
-def test_unreachable_endpoint_is_a_clear_error_without_password():
+def test_unreachable_endpoint_is_unavailable_saying_what_was_tried_without_password():
     with socket.socket() as s:   # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with pytest.raises(ValueError) as exc:
-        endpoint_ref("mine", Endpoint.parse(f"amqp://u:topsecret@127.0.0.1:{port}"))
-    assert "unreachable" in str(exc.value) and "mine" in str(exc.value)
-    assert "topsecret" not in str(exc.value)
+    ref = endpoint_ref("mine", Endpoint.parse(f"amqp://u:topsecret@127.0.0.1:{port}"))
+    assert ref.protocols == ("amqp091", "amqp10")     # every AMQP vector gets an error row
+    assert "tried a TCP connection to 127.0.0.1" in ref.unavailable and "amqp://u:***@" in ref.unavailable
+    assert "topsecret" not in ref.unavailable
+
+
+def test_an_endpoint_may_not_take_a_catalog_targets_name(catalog):
+    ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp091")
+    for name in ("rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "garagemq"):
+        with pytest.raises(ValueError, match="the name of a catalog target"):
+            select(catalog, ["rabbitmq-4.0.5"], {name: ep})
+    refs = select(catalog, ["rabbitmq-4.0.5"], {"vendor-rabbitmq": ep})
+    assert [r.key for r in refs] == [("catalog", "rabbitmq-4.0.5"), ("endpoint", "vendor-rabbitmq")]
+
+
+def test_the_pool_never_hands_a_catalog_targets_broker_to_an_endpoint(catalog):
+    """Live targets are found by kind and name: even under one name (which select refuses), an
+    endpoint is never served by a catalog target's broker, nor the other way round."""
+    from fixtures.targets import LiveTarget, TargetPool, TargetRef
+
+    ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp091")
+    catalog_ref = select(catalog, ["garagemq"], {})[0]
+    endpoint_ref_ = TargetRef("garagemq", ("amqp091",), None, None, endpoint=ep)
+    pool = TargetPool()
+    pool._live[catalog_ref.key] = LiveTarget(catalog_ref)
+    assert pool.live(catalog_ref) is not None
+    assert pool.live(endpoint_ref_) is None
+    pool.mark_dead(endpoint_ref_, "endpoint gone")
+    assert pool.failure(catalog_ref) is None and pool.live(catalog_ref) is not None

@@ -14,8 +14,9 @@ def inner(engine, tmp_path):  # noqa: F811
     containers removed at the end, whatever the test did."""
     started: list[Inner] = []
 
-    def make(name, *args, env=None, pace_s=0.0, mark_after=1):
-        s = Inner(engine, tmp_path / name, args, env=env, pace_s=pace_s, mark_after=mark_after)
+    def make(name, *args, env=None, pace_s=0.0, mark_after=1, ignore_sigint=False):
+        s = Inner(engine, tmp_path / name, args, env=env, pace_s=pace_s, mark_after=mark_after,
+                  ignore_sigint=ignore_sigint)
         started.append(s)
         return s
     yield make

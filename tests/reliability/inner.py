@@ -21,11 +21,23 @@ from pathlib import Path
 from ..paths import ROOT
 
 # After the target's MARK_AFTER-th vector: write the marker (the target's ports as JSON: the broker is
-# up, vectors run), then sleep PACE_S after each vector. Vectors without a target are not counted.
+# up, vectors run), then sleep PACE_S after each vector, or with MQC_PACE_IN=call at the start of
+# each later vector's call (so that a signal lands while a vector is in flight). Vectors without a
+# target are not counted.
 PACE_PLUGIN = '''
 import json, os, pathlib, time
 
+import pytest
+
 _seen = [0]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    ref = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+    if ref is not None and os.environ.get("MQC_PACE_IN") == "call" and _seen[0] >= int(os.environ["MQC_MARK_AFTER"]):
+        time.sleep(float(os.environ["MQC_PACE_S"]))
+    return (yield)
 
 
 def pytest_runtest_teardown(item):
@@ -41,13 +53,14 @@ def pytest_runtest_teardown(item):
         marker = pathlib.Path(os.environ["MQC_MARKER"])
         marker.with_suffix(".tmp").write_text(json.dumps({"pid": os.getpid(), "ports": ports}))
         marker.with_suffix(".tmp").replace(marker)
-    if _seen[0] >= mark_after:
+    if _seen[0] >= mark_after and os.environ.get("MQC_PACE_IN", "teardown") == "teardown":
         time.sleep(float(os.environ["MQC_PACE_S"]))
 '''
 
 
 class Inner:
-    def __init__(self, engine, workdir: Path, args, *, env=None, pace_s: float = 0.0, mark_after: int = 1):
+    def __init__(self, engine, workdir: Path, args, *, env=None, pace_s: float = 0.0, mark_after: int = 1,
+                 ignore_sigint: bool = False):
         self.engine, self.dir = engine, Path(workdir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.run_id = uuid.uuid4().hex
@@ -63,7 +76,9 @@ class Inner:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "mqc_pace", "-q",
              "--results", str(self.results), *args],
-            cwd=ROOT, env=full_env, stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=ROOT, env=full_env, stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True,
+            # as a non-interactive shell starts a background job (`cmd &`): SIGINT ignored, by every process
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None)
 
     # -- driving
     def wait_marker(self, timeout: float = 120) -> dict:

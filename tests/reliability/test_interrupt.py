@@ -45,3 +45,23 @@ def test_ctrl_c_under_xdist_stops_the_workers_too(inner):
     _, rows = _interrupt(inner("ctrl-c-xdist", *QUICK_GARAGEMQ, "-n", "2", "--dist", "loadgroup", pace_s=1.0, mark_after=2))
     # the vector in flight when the broker went may be an error row; none may pass or fail falsely after it
     assert [r["outcome"] for r in rows].count("error") <= 1, [(r["outcome"], r["message"]) for r in rows]
+    assert all(r["message"].startswith("interrupted:") for r in rows if r["outcome"] == "error"), rows[-1]
+
+
+def test_rows_of_vectors_a_signal_cut_short_say_the_run_was_interrupted(inner):
+    """Started with SIGINT ignored (as `cmd &` in a script), a run goes on after Ctrl-C; the worker's
+    brokers are still removed by its handler. The vector in flight (paced at the start of its call)
+    then fails against a broker being removed: its row says the run was interrupted, not what it
+    saw (a raw '404 ... no container', StreamLostError); no vector runs after it."""
+    s = inner("signal-worker", *QUICK_GARAGEMQ, "-n", "2", "--dist", "loadgroup", pace_s=3.0, mark_after=2,
+              env={"MQC_PACE_IN": "call"}, ignore_sigint=True)
+    s.wait_marker()
+    s.signal_group(signal.SIGINT)
+    s.wait(90)
+    rows = s.rows()
+    assert s.containers() == [], "the signal left the broker's container behind"
+    errors = [r["message"] for r in rows if r["outcome"] == "error"]
+    assert len(errors) == 1 and rows[-1]["outcome"] == "error", [(r["outcome"], r["message"]) for r in rows]
+    assert errors[0].startswith("interrupted: the run was stopped"), errors[0]
+    assert "404" not in errors[0] and "no container" not in errors[0], errors[0]
+    assert len(rows) < QUICK_COUNT, "vectors ran on after the signal"
