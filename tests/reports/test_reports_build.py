@@ -20,7 +20,7 @@ def test_latest_run_per_implementation(built):
     _, report = built
     latest = {i["name"]: i["run_id"][:2] for i in report["implementations"]}
     assert latest == {"alpha": "a3", "beta": "b4", EVIL: "g1", "delta": "d1"}
-    # 3 alpha + 4 beta + gamma + delta runs; the truncated line, the duplicate and the bogus outcome are gone.
+    # 3 alpha + 4 beta + gamma + delta runs; the truncated line and the duplicate are gone.
     assert report["totals"] == {"runs": 9, "records": 5 + 5 + 5 + 3 + 2 + 3 + 3 + 5 + 5, "implementations": 4}
 
 
@@ -119,16 +119,13 @@ def test_level_pass_rates(built):
     assert r["level_pass_rates"]["beta"] == {"MUST": 0.0, "SHOULD": 1.0}
 
 
-def test_store_is_partitioned_by_spec_and_date(built):
+def test_store_is_a_delta_table_partitioned_by_date(built):
     out, _ = built
-    parts = sorted(p.relative_to(out / "parquet").as_posix()
-                   for p in (out / "parquet").glob("spec=*/date=*") if p.is_dir())
-    assert parts == [
-        "spec=ce-amqp/date=2026-11-01", "spec=ce-amqp/date=2026-11-02", "spec=ce-amqp/date=2026-11-03",
-        "spec=ce-amqp/date=2026-11-04",
-        "spec=rabbitmq-address@4.0/date=2026-11-01", "spec=rabbitmq-address@4.0/date=2026-11-02",
-        "spec=rabbitmq-address@4.0/date=2026-11-03",
-    ]
+    records = out / "store" / "records"
+    assert (records / "_delta_log").is_dir()
+    parts = sorted(p.name for p in records.glob("date=*") if p.is_dir())
+    assert parts == ["date=2026-11-01", "date=2026-11-02", "date=2026-11-03", "date=2026-11-04"]
+    assert (out / "store" / "runs" / "_delta_log").is_dir() and (out / "store" / "flaky" / "_delta_log").is_dir()
 
 
 def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
@@ -137,7 +134,7 @@ def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
 
     out, report = built
     again = tmp_path / "again"
-    assert build.run([str(out / "parquet")], str(again), spark=spark, clause_dir=str(out)) == 0
+    assert build.run([str(out / "store")], str(again), spark=spark, clause_dir=str(out)) == 0
     rebuilt = json.loads((again / "compliance.json").read_text())
     for key in ("implementations", "verdicts", "history", "diff", "flaky", "totals"):
         assert rebuilt[key] == report[key], key
