@@ -35,7 +35,7 @@ def unseen(spark, out_dir: str, inputs: list[str]) -> list[str]:
         folder = Path(urlparse(out_dir).path if out_dir.startswith("file:") else out_dir)
         folder.mkdir(parents=True, exist_ok=True)
         token = uuid.uuid4().hex
-        probe = folder / f".mqconform-probe-{token}"
+        probe = folder / f"mqconform-probe-{token}.txt"  # Spark skips names starting with . or _
         probe.write_text(token + "\n", encoding="utf-8")
         try:
             if not _seen_by_executor(spark, probe.as_uri(), token):

@@ -37,18 +37,34 @@ def path(store: str, table: str) -> str:
 
 
 def is_table(spark: SparkSession, where: str) -> bool:
-    from delta.tables import DeltaTable
+    return _last_commit(spark, where) is not None
 
-    return bool(DeltaTable.isDeltaTable(spark, where))
+
+def _last_commit(spark: SparkSession, where: str):
+    """(version, path) of the newest commit file in the table's _delta_log, or None.
+
+    Read off the log's listing (Delta's commit files are named by version) rather than through
+    DeltaTable.history(), which runs a Spark job: this is asked several times per build.
+    """
+    jvm = spark.sparkContext._jvm
+    log = jvm.org.apache.hadoop.fs.Path(f"{where}/_delta_log")
+    fs = log.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    if not fs.exists(log):
+        return None
+    best = None
+    for status in fs.listStatus(log):
+        name = status.getPath().getName()
+        if name.endswith(".json") and name[:-5].isdigit():
+            v = int(name[:-5])
+            if best is None or v > best[0]:
+                best = (v, status.getPath())
+    return best
 
 
 def version(spark: SparkSession, where: str) -> int | None:
     """The current version of a Delta table, or None when there is none."""
-    if not is_table(spark, where):
-        return None
-    from delta.tables import DeltaTable
-
-    return int(DeltaTable.forPath(spark, where).history(1).select("version").first()[0])
+    last = _last_commit(spark, where)
+    return last[0] if last else None
 
 
 def _dedup(df: DataFrame, partitions: int) -> DataFrame:
@@ -131,16 +147,23 @@ def write_state(df: DataFrame, store: str, table: str, records_version: int) -> 
 
 def state_version(spark: SparkSession, store: str, table: str) -> int | None:
     """The records version a state table reflects, or None when it has none."""
-    where = path(store, table)
-    if not is_table(spark, where):
+    last = _last_commit(spark, path(store, table))
+    if last is None:
         return None
-    from delta.tables import DeltaTable
-
-    meta = DeltaTable.forPath(spark, where).history(1).select("userMetadata").first()[0]
+    fs = last[1].getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    stream = fs.open(last[1])
     try:
-        return int(json.loads(meta)["records_version"])
-    except (TypeError, ValueError, KeyError):
-        return None
+        text = bytes(spark.sparkContext._jvm.org.apache.commons.io.IOUtils.toByteArray(stream)).decode("utf-8")
+    finally:
+        stream.close()
+    for line in text.splitlines():
+        try:
+            meta = json.loads(line).get("commitInfo", {}).get("userMetadata")
+            if meta is not None:
+                return int(json.loads(meta)["records_version"])
+        except (TypeError, ValueError, KeyError, AttributeError):
+            continue
+    return None
 
 
 def read_state(spark: SparkSession, store: str, table: str) -> DataFrame:
