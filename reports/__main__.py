@@ -77,13 +77,18 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--strict", action="store_true", help="exit 3 on expired or stale expectations")
     g.add_argument("--today", default=None, metavar="YYYY-MM-DD", help="judge expiry as of this date (default: today)")
 
-    c = sub.add_parser("bench", help="time Spark's aggregation against a DuckDB baseline on synthetic results")
+    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, and appends of one run")
     c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
                    help="record counts (default 100000,1000000,10000000)")
     c.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     c.add_argument("--workdir", default=None, metavar="DIR", help="where to write the synthetic Parquet (default: a temp dir)")
-    c.add_argument("--keep", action="store_true", help="keep the synthetic Parquet")
+    c.add_argument("--keep", action="store_true", help="keep the synthetic Parquet and the builds")
+    c.add_argument("--append-to", type=_sizes, default=None, metavar="N,...",
+                   help="history sizes to append one run to (default: the largest size up to 10^7)")
+    c.add_argument("--memory-cap-gib", type=float, default=12.0, metavar="GIB",
+                   help="stop a build whose processes hold more than this resident (default 12)")
+    c.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN", help="stop a build after this long")
 
     sub.add_parser("coverage", help="clause coverage (reports/coverage.py)", add_help=False)
     return p
@@ -130,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from . import bench
 
-        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep)
+        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
+                  append_to=args.append_to, cap_gib=args.memory_cap_gib, timeout_s=args.timeout_min * 60)
         return 0
     p.error(f"unknown command {args.command}")
     return 2
