@@ -156,7 +156,6 @@ def append_run(folder: Path, history: int, rows: int = 2000, seed: int = 11) -> 
     import pyarrow.parquet as pq
 
     n_vec = int(min(1000, max(10, history // 10)))
-    n_impl = max(1, -(-rows // n_vec))
     when = (START + dt.timedelta(hours=-(-history // n_vec) + 1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     run_id = f"{seed:08x}" + "f" * 24
     rng = np.random.default_rng(seed)

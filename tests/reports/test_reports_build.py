@@ -144,6 +144,21 @@ def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
     assert acc["totals"] == report["totals"]
 
 
+def test_as_of_rebuilds_a_past_version(built, spark, clause_dir, tmp_path, capsys):
+    """Time travel: the report of the store's version 0 equals the build that wrote it; a date before
+    the store existed is an input error."""
+    from reports import build
+
+    out, report = built
+    old = tmp_path / "old"
+    assert build.run([], str(old), spark=spark, store=str(out / "store"), as_of="0", clause_dir=str(clause_dir)) == 0
+    again = json.loads((old / "compliance.json").read_text())
+    for key in ("implementations", "verdicts", "matrix", "history", "diff", "flaky", "totals"):
+        assert again[key] == report[key], key
+    assert build.run([], str(tmp_path / "older"), spark=spark, store=str(out / "store"), as_of="2000-01-01") == 2
+    assert "no store version as of 2000-01-01" in capsys.readouterr().err
+
+
 def test_build_from_one_mixed_folder(built, spark, results, tmp_path):
     """A folder holding a Parquet file, JSON Lines files and a subfolder reads like the files one by one."""
     from reports import build
