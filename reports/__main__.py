@@ -15,7 +15,8 @@ exit codes:
      covered by an active expectation
   1  uncovered failures: a new regression, or a failure whose expectation expired
   2  usage or input error: bad arguments, a missing or unreadable results path,
-     a malformed expectations file, or no result records at all
+     a malformed expectations file, an invalid record (named by file:line; only
+     a torn last line is skipped, and said), or no result records at all
   3  with --strict only: nothing uncovered, but an expectation has expired or
      is stale (every result it matches passes now)
 """
@@ -23,8 +24,11 @@ exit codes:
 BUILD_EXIT_CODES = """\
 exit codes:
   0  report written
-  1  Spark failed (the traceback says why)
-  2  usage or input error: bad arguments, a missing results path, or no valid records
+  1  Spark failed (the traceback says why), or the cluster gave no executor in time
+  2  usage or input error: bad arguments, a missing results path, an invalid record
+     (named by file:line; only a torn last line is skipped, and said), no valid
+     records, a local path the cluster's executors cannot see, or no store version
+     for --as-of. Nothing is written then: the store and the report stay as they were.
 """
 
 
@@ -46,17 +50,22 @@ def parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=BUILD_EXIT_CODES,
                        description=textwrap.dedent("""\
                            Read result records (JSON Lines or Parquet; files, folders or globs; local paths or
-                           Hadoop URIs), keep them as Parquet partitioned by spec and date under OUT/parquet, and
+                           Hadoop URIs), keep them in a Delta Lake table partitioned by date under OUT/store, and
                            write OUT/index.html, OUT/summary.md, OUT/compliance.json and OUT/badges/*.svg."""))
-    b.add_argument("--results", nargs="+", action="extend", required=True, metavar="PATH",
-                   help="result files or folders (repeatable)")
+    b.add_argument("--results", nargs="+", action="extend", default=[], metavar="PATH",
+                   help="result files or folders (repeatable; required unless --as-of)")
     b.add_argument("--out", required=True, metavar="DIR", help="output folder (local path or Hadoop URI)")
     b.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     b.add_argument("--clauses", default=None, metavar="DIR",
                    help="clause registry folder for quotes (default: vectors/clauses of this checkout)")
     b.add_argument("--accumulate", action="store_true",
-                   help="also read OUT/parquet from an earlier build, so that the history grows run by run")
+                   help="add the results to the store (a MERGE: the same run twice counts once) instead of "
+                        "replacing its contents, so that the history grows run by run")
+    b.add_argument("--store", default=None, metavar="DIR", help="the store's folder (default OUT/store)")
+    b.add_argument("--as-of", default=None, metavar="WHEN",
+                   help="rebuild the report from the store as it was at a date or time (2026-11-21, "
+                        "2026-11-21T22:00:00Z) or at a version number; no --results")
 
     g = sub.add_parser("gate", help="fail on failures not covered by an active expectation (no Spark)",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GATE_EXIT_CODES,
@@ -68,13 +77,18 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--strict", action="store_true", help="exit 3 on expired or stale expectations")
     g.add_argument("--today", default=None, metavar="YYYY-MM-DD", help="judge expiry as of this date (default: today)")
 
-    c = sub.add_parser("bench", help="time Spark's aggregation against a DuckDB baseline on synthetic results")
+    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, and appends of one run")
     c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
                    help="record counts (default 100000,1000000,10000000)")
     c.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     c.add_argument("--workdir", default=None, metavar="DIR", help="where to write the synthetic Parquet (default: a temp dir)")
-    c.add_argument("--keep", action="store_true", help="keep the synthetic Parquet")
+    c.add_argument("--keep", action="store_true", help="keep the synthetic Parquet and the builds")
+    c.add_argument("--append-to", type=_sizes, default=None, metavar="N,...",
+                   help="history sizes to append one run to (default: the largest size up to 10^7)")
+    c.add_argument("--memory-cap-gib", type=float, default=12.0, metavar="GIB",
+                   help="stop a build whose processes hold more than this resident (default 12)")
+    c.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN", help="stop a build after this long")
 
     sub.add_parser("coverage", help="clause coverage (reports/coverage.py)", add_help=False)
     return p
@@ -112,14 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         p.error(str(exc))
     if args.command == "build":
+        if bool(args.results) == bool(args.as_of):
+            p.error("build takes --results, or --as-of to rebuild from the store, not both")
         from . import build
 
-        return build.run(args.results, args.out, master=args.master, conf=conf,
-                         clause_dir=args.clauses, accumulate=args.accumulate)
+        return build.run(args.results, args.out, master=args.master, conf=conf, clause_dir=args.clauses,
+                         accumulate=args.accumulate, store=args.store, as_of=args.as_of)
     if args.command == "bench":
         from . import bench
 
-        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep)
+        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
+                  append_to=args.append_to, cap_gib=args.memory_cap_gib, timeout_s=args.timeout_min * 60)
         return 0
     p.error(f"unknown command {args.command}")
     return 2

@@ -1,15 +1,23 @@
-"""The aggregations of `reports build`, on Spark.
+"""The aggregations of `reports build`, on Spark: pure DataFrame expressions, no Python on executors.
 
 Spark does the work that grows with the number of runs (every nightly run of
-every vendor): per-run counts, the latest run's cells, the diff of the last two
-runs, the flakiness windows. What comes back to the driver is small: one row
-per run, per matrix cell, per changed or flaky vector. Turning those rows into
-verdicts and a report is plain Python (reports/model.py), shared with the
-DuckDB baseline of `reports bench` so both engines are held to one definition.
+every vendor). What comes back to the driver is small: one row per run, per
+matrix cell, per changed or flaky vector. Turning those rows into verdicts and
+a report is plain Python (reports/model.py), shared with the DuckDB baseline of
+`reports bench`, so both engines are held to one definition.
+
+Two kinds of aggregate:
+  * folded, kept in the store and updated from each build's new records only:
+    run counts (`run_counts` + `merge_run_counts`) and the flakiness state per
+    vector x implementation (`per_run_vectors` + `fold_flaky`);
+  * of the latest runs only, computed each build from those runs' records:
+    the matrix cells (`cells`, the one place that decides a cell), the level
+    counts (`level_counts`) and the diff of the two latest runs (`diff`).
+`compute` does all of it over a whole DataFrame (a time-travel build, the bench).
 """
 from __future__ import annotations
 
-from pyspark.sql import DataFrame, Window
+from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
 from .model import Aggregates, latest_two
@@ -32,97 +40,183 @@ def _counts(row) -> dict[str, int]:
     return {o: row[f"n_{o}"] for o in OUTCOME_ORDER if row[f"n_{o}"]}
 
 
-def compute(df: DataFrame) -> Aggregates:
-    """`df` is normalized records (reports.read.normalize)."""
-    spark = df.sparkSession
-    d = df.select(
+def project(df: DataFrame) -> DataFrame:
+    """Valid records (reports.read.normalize, or rows of the store) in the columns the aggregates use."""
+    return df.select(
         F.col("implementation.name").alias("impl"),
         F.col("implementation.kind").alias("kind"),
         F.col("implementation.version").alias("version"),
-        "run_id", "run_started", F.unix_micros("run_ts").alias("run_us"),
+        "run_id", "run_started", F.unix_micros(F.try_to_timestamp("run_started")).alias("run_us"),
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
-        "level", "vector_id", "test_id", "outcome", "expected_outcome", "message",
+        "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
         _case(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
-    # Run metadata is repeated on every record; min() picks it deterministically.
-    runs = [
-        {"impl": r["impl"], "run_id": r["run_id"], "run_started": r["run_started"], "run_us": r["run_us"],
-         "kind": r["kind"], "version": r["version"], "vectors_digest": r["vectors_digest"],
-         "suite_version": r["suite_version"], "counts": _counts(r)}
-        for r in d.groupBy("impl", "run_id").agg(
-            F.min("run_us").alias("run_us"), F.min("run_started").alias("run_started"),
-            F.min("kind").alias("kind"), F.min("version").alias("version"),
-            F.min("vectors_digest").alias("vectors_digest"), F.min("suite_version").alias("suite_version"),
-            *_outcome_counts()).collect()
-    ]
-    agg = Aggregates(runs=runs)
-    if not runs:
-        return agg
 
+# ---- run counts: one row per implementation x run, folded build by build ----------------------------
+
+RUN_META = ("run_us", "run_started", "kind", "version", "vectors_digest", "suite_version", "date")
+COUNT_COLUMNS = tuple(f"n_{o}" for o in OUTCOME_ORDER)
+
+
+def run_counts(d: DataFrame) -> DataFrame:
+    """Per (impl, run_id): outcome counts, and the run's metadata (repeated on every record; min() picks it)."""
+    return d.groupBy("impl", "run_id").agg(*[F.min(c).alias(c) for c in RUN_META], *_outcome_counts())
+
+
+def merge_run_counts(old: DataFrame, new: DataFrame) -> DataFrame:
+    """Run counts of old and new records together: counts add up, metadata keeps the min()."""
+    return (old.unionByName(new).groupBy("impl", "run_id")
+            .agg(*[F.min(c).alias(c) for c in RUN_META], *[F.sum(c).alias(c) for c in COUNT_COLUMNS]))
+
+
+def run_rows(counts: DataFrame) -> list[dict]:
+    """The runs of Aggregates from run counts."""
+    return [{"impl": r["impl"], "run_id": r["run_id"], "run_started": r["run_started"], "run_us": r["run_us"],
+             "kind": r["kind"], "version": r["version"], "vectors_digest": r["vectors_digest"],
+             "suite_version": r["suite_version"], "date": r["date"], "counts": _counts(r)}
+            for r in counts.collect()]
+
+
+# ---- the latest runs: matrix cells, level counts, diff ----------------------------------------------
+
+def pick_runs(spark, runs: list[dict]) -> tuple[dict, DataFrame]:
+    """(latest two runs per implementation, a small DataFrame impl, run_id, which: 1 latest, 0 the one before).
+
+    The DataFrame is built from literals, so no Python runs on executors.
+    """
     newest = latest_two(runs)
     keys = [(impl, rs[0]["run_id"], 1) for impl, rs in newest.items()]
     keys += [(impl, rs[1]["run_id"], 0) for impl, rs in newest.items() if len(rs) > 1]
-    keys_df = F.broadcast(spark.createDataFrame(keys, "impl string, run_id string, which int"))
+    rows = F.array(*[F.struct(F.lit(i).alias("impl"), F.lit(r).alias("run_id"), F.lit(w).alias("which"))
+                     for i, r, w in keys])
+    return newest, F.broadcast(spark.range(1).select(F.inline(rows)))
 
-    latest = d.join(keys_df.where("which = 1"), ["impl", "run_id"]).cache()
-    try:
-        cell_rows = (latest
-                     .withColumn("clause_id", F.explode("clause_ids"))
-                     .groupBy("spec", "spec_revision", "clause_id", "impl")
-                     .agg(F.max("sev").alias("worst"), F.collect_set("level").alias("levels"),
-                          F.collect_list(F.struct("vector_id", "test_id", "level", "outcome",
-                                                  "expected_outcome", "message")).alias("vectors"),
-                          *_outcome_counts())
-                     .collect())
-        agg.cells = [
-            {"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"],
+
+def cells(latest: DataFrame) -> list[dict]:
+    """The matrix: one cell per clause x implementation of the latest runs, its worst outcome first.
+
+    A vector that checks several clauses counts in each of them.
+    """
+    rows = (latest
+            .withColumn("clause_id", F.explode("clause_ids"))
+            .groupBy("spec", "spec_revision", "clause_id", "impl")
+            .agg(F.max("sev").alias("worst"), F.collect_set("level").alias("levels"),
+                 F.collect_list(F.struct("vector_id", "test_id", "level", "outcome",
+                                         "expected_outcome", "message")).alias("vectors"),
+                 *_outcome_counts())
+            .collect())
+    return [{"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"],
              "impl": r["impl"], "worst": BY_SEVERITY[r["worst"]], "counts": _counts(r),
              "levels": sorted(x for x in r["levels"] if x is not None),
              "vectors": [v.asDict() for v in r["vectors"]]}
-            for r in cell_rows
-        ]
-        agg.level_counts = [
-            r.asDict() for r in latest.groupBy("impl", "spec", "spec_revision", "level", "outcome")
-            .agg(F.count(F.lit(1)).alias("n")).collect()
-        ]
+            for r in rows]
+
+
+def level_counts(latest: DataFrame) -> list[dict]:
+    return [r.asDict() for r in latest.groupBy("impl", "spec", "spec_revision", "level", "outcome")
+            .agg(F.count(F.lit(1)).alias("n")).collect()]
+
+
+def diff(pair: DataFrame) -> list[dict]:
+    """Vectors whose worst outcome differs between the two latest runs (`which` 0 and 1) of an implementation.
+
+    The worst outcome per vector: a vector may run through several adapters.
+    """
+    with_prev = pair.where("which = 0").select("impl").distinct()
+    rows = (pair.join(with_prev, "impl", "left_semi")
+            .groupBy("impl", "vector_id")
+            .agg(F.max(F.when(F.col("which") == 0, F.col("sev"))).alias("before"),
+                 F.max(F.when(F.col("which") == 1, F.col("sev"))).alias("after"))
+            .where(~F.col("before").eqNullSafe(F.col("after")))
+            .collect())
+    return [{"impl": r["impl"], "vector_id": r["vector_id"],
+             "before": BY_SEVERITY.get(r["before"]), "after": BY_SEVERITY.get(r["after"])} for r in rows]
+
+
+def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
+    """Fill agg.cells, agg.level_counts and agg.diff from the records of the two latest runs (`which`)."""
+    pair = pair.cache()
+    try:
+        latest = pair.where("which = 1")
+        agg.cells = cells(latest)
+        agg.level_counts = level_counts(latest)
+        agg.diff = diff(pair)
     finally:
-        latest.unpersist()
+        pair.unpersist()
 
-    # The diff compares the worst outcome per vector (a vector may run through
-    # several adapters) between the two newest runs of each implementation.
-    with_prev = {impl for impl, rs in newest.items() if len(rs) > 1}
-    if with_prev:
-        diff_rows = (d.join(keys_df, ["impl", "run_id"])
-                     .where(F.col("impl").isin(*sorted(with_prev)))
-                     .groupBy("impl", "vector_id")
-                     .agg(F.max(F.when(F.col("which") == 0, F.col("sev"))).alias("before"),
-                          F.max(F.when(F.col("which") == 1, F.col("sev"))).alias("after"))
-                     .where(~F.col("before").eqNullSafe(F.col("after")))
-                     .collect())
-        agg.diff = [{"impl": r["impl"], "vector_id": r["vector_id"],
-                     "before": BY_SEVERITY.get(r["before"]), "after": BY_SEVERITY.get(r["after"])}
-                    for r in diff_rows]
 
-    # Flakiness: per vector x implementation, walk its runs in time order and
-    # count class changes between consecutive runs that kept the same
-    # implementation version and the same vectors digest.
+# ---- flakiness: a state per vector x implementation, folded run by run ------------------------------
+#
+# Per vector x implementation, take its runs in time order (run_us, then run_id); a consecutive
+# pair counts when neither the implementation version nor the vectors digest changed; a change
+# is a counted pair whose outcome class differs. The state keeps the totals and the last run,
+# so that runs newer than the last can be folded in without reading the history again.
+
+FLAKY_STATE = ("impl", "vector_id", "pairs", "changes", "run_us", "run_id", "cls", "version", "digest")
+
+
+def per_run_vectors(d: DataFrame) -> DataFrame:
+    """Per (impl, vector_id, run_id): the worst outcome's class, and the run's time, version and digest."""
     cls = _case(F.col("sev"), {s: CLASS_OF[o] for o, s in SEVERITY.items()})
-    per_run = (d.groupBy("impl", "vector_id", "run_id")
-               .agg(F.max("sev").alias("sev"), F.min("run_us").alias("run_us"),
-                    F.min("version").alias("version"), F.min("vectors_digest").alias("digest"))
-               .withColumn("cls", cls))
+    return (d.groupBy("impl", "vector_id", "run_id")
+            .agg(F.max("sev").alias("sev"), F.min("run_us").alias("run_us"),
+                 F.min("version").alias("version"), F.min("vectors_digest").alias("digest"))
+            .select("impl", "vector_id", "run_id", "run_us", "version", "digest", cls.alias("cls")))
+
+
+def empty_flaky_state(spark) -> DataFrame:
+    return spark.range(0).select(
+        F.lit(None).cast("string").alias("impl"), F.lit(None).cast("string").alias("vector_id"),
+        F.lit(0).cast("long").alias("pairs"), F.lit(0).cast("long").alias("changes"),
+        F.lit(None).cast("long").alias("run_us"), F.lit(None).cast("string").alias("run_id"),
+        F.lit(None).cast("string").alias("cls"), F.lit(None).cast("string").alias("version"),
+        F.lit(None).cast("string").alias("digest"))
+
+
+def fold_flaky(state: DataFrame, per_run: DataFrame) -> DataFrame:
+    """The state after `per_run`'s runs, which must all be newer than the state's last run of their vector."""
+    rows = (state.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
+                         F.col("pairs").alias("pairs0"), F.col("changes").alias("changes0"))
+            .unionByName(per_run.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
+                                        F.lit(0).cast("long").alias("pairs0"), F.lit(0).cast("long").alias("changes0"))))
     w = Window.partitionBy("impl", "vector_id").orderBy("run_us", "run_id")
-    same = (F.lag("cls").over(w).isNotNull()
-            & F.col("version").eqNullSafe(F.lag("version").over(w))
-            & F.col("digest").eqNullSafe(F.lag("digest").over(w)))
+    same: Column = (F.lag("cls").over(w).isNotNull()
+                    & F.col("version").eqNullSafe(F.lag("version").over(w))
+                    & F.col("digest").eqNullSafe(F.lag("digest").over(w)))
     changed = same & (F.col("cls") != F.lag("cls").over(w))
-    flaky_rows = (per_run
-                  .select("impl", "vector_id", same.cast("int").alias("pair"), changed.cast("int").alias("change"))
-                  .groupBy("impl", "vector_id")
-                  .agg(F.sum("pair").alias("pairs"), F.sum("change").alias("changes"))
-                  .where("changes > 0")
-                  .collect())
-    agg.flaky = [{"impl": r["impl"], "vector_id": r["vector_id"], "pairs": r["pairs"], "changes": r["changes"]}
-                 for r in flaky_rows]
+    return (rows.select("*", same.cast("long").alias("pair"), changed.cast("long").alias("change"))
+            .groupBy("impl", "vector_id")
+            .agg((F.sum("pairs0") + F.sum("pair")).alias("pairs"), (F.sum("changes0") + F.sum("change")).alias("changes"),
+                 F.max(F.struct("run_us", "run_id", "cls", "version", "digest")).alias("last"))
+            .select("impl", "vector_id", "pairs", "changes", "last.*"))
+
+
+def out_of_order(state: DataFrame, per_run: DataFrame) -> list[str]:
+    """Implementations with a new run not newer than the state's last run of the same vector
+    (a run added late, or more records of a run already folded): their state is rebuilt from history."""
+    s, p = state.alias("s"), per_run.alias("p")
+    late = (p.join(s, ["impl", "vector_id"])
+            .where((F.col("p.run_us") < F.col("s.run_us"))
+                   | ((F.col("p.run_us") == F.col("s.run_us")) & (F.col("p.run_id") <= F.col("s.run_id")))))
+    return sorted(r["impl"] for r in late.select("impl").distinct().collect())
+
+
+def flaky_rows(state: DataFrame) -> list[dict]:
+    return [{"impl": r["impl"], "vector_id": r["vector_id"], "pairs": r["pairs"], "changes": r["changes"]}
+            for r in state.where("changes > 0").select("impl", "vector_id", "pairs", "changes").collect()]
+
+
+# ---- everything over one DataFrame -------------------------------------------------------------------
+
+def compute(df: DataFrame) -> Aggregates:
+    """All aggregates of normalized records (reports.read.normalize, or a snapshot of the store)."""
+    spark = df.sparkSession
+    d = project(df)
+    agg = Aggregates(runs=run_rows(run_counts(d)))
+    if not agg.runs:
+        return agg
+    _, keys = pick_runs(spark, agg.runs)
+    latest_aggregates(agg, d.join(keys, ["impl", "run_id"]))
+    agg.flaky = flaky_rows(fold_flaky(empty_flaky_state(spark), per_run_vectors(d)))
     return agg

@@ -109,3 +109,49 @@ def compute(con, parquet_glob: str) -> Aggregates:
             FROM s GROUP BY impl, vector_id HAVING changes > 0"""))
     ]
     return agg
+
+
+def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
+    """A full build in one process, as `reports build` does it: de-duplicate the records by their
+    key into a Parquet store partitioned by date, aggregate from the store, write the report folder."""
+    import shutil
+    from pathlib import Path
+
+    import duckdb
+
+    from . import model
+    from .build import write_outputs
+
+    out_dir = Path(out)
+    shutil.rmtree(out_dir / "store", ignore_errors=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect()
+    try:
+        if memory_limit:
+            con.execute(f"SET memory_limit = '{memory_limit}'")
+        con.execute(f"SET temp_directory = '{out_dir / '.duckdb-tmp'}'")
+        outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
+        con.execute(f"""
+            COPY (SELECT DISTINCT ON (run_id, implementation.name, vector_id, test_id) *,
+                         CAST(try_cast(run_started AS TIMESTAMPTZ) AS DATE) AS date
+                  FROM read_parquet('{results_glob}', union_by_name = true)
+                  WHERE try_cast(run_started AS TIMESTAMPTZ) IS NOT NULL AND run_id IS NOT NULL
+                    AND implementation.name IS NOT NULL AND vector_id IS NOT NULL AND spec IS NOT NULL
+                    AND outcome IN ({outcomes}))
+            TO '{out_dir / "store"}' (FORMAT parquet, PARTITION_BY (date))""")
+        agg = compute(con, str(out_dir / "store" / "*" / "*.parquet"))
+    finally:
+        con.close()
+    report = model.build_report(agg, {})
+    write_outputs(report, out_dir)
+    return report
+
+
+if __name__ == "__main__":
+    # python -m reports.baseline_duckdb RESULTS_GLOB OUT [MEMORY_LIMIT]: the bench's full build in DuckDB
+    import sys
+    import time
+
+    t = time.monotonic()
+    rep = build(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    print(f"duckdb build: {rep['totals']['records']} records in {time.monotonic() - t:.1f}s")

@@ -1,16 +1,26 @@
-"""`reports bench`: Spark's aggregation against a single-process DuckDB baseline.
+"""`reports bench`: full builds on Spark against a single-process DuckDB baseline, and appends.
 
 For each size, synthetic results are written straight to Parquet with pyarrow,
-a chunk at a time (10^7 records as Python dicts would not fit comfortably),
-then both engines run the same aggregation (reports/aggregate.py and
-reports/baseline_duckdb.py) and their reports are compared. The timings cover
-reading and aggregating, not Spark's JVM start, which is printed on its own.
+a chunk at a time (10^7 records as Python dicts would not fit comfortably).
+Then each engine makes a full build as a command of its own (`reports build`:
+check, store as Delta, state tables, report; `reports.baseline_duckdb`: the
+same store as Parquet and the same report), timed whole, with the peak resident
+memory of its process tree; a build past the memory cap or the time limit is
+stopped and said so. Both reports are compared. Last, one run of 2,000 records
+is appended (`--accumulate`) to an empty store and to the largest history, and
+once more (nothing to add). Commands run under `nice -n 10`.
 """
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -139,69 +149,191 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
     return folder
 
 
-def _spark_agg(spark, path: Path, conf: dict | None = None):
-    from . import aggregate, model, read, session
+def append_run(folder: Path, history: int, rows: int = 2000, seed: int = 11) -> Path:
+    """One new run of `rows` records after the history that generate(history) wrote: one run id, the
+    implementations impl-00, impl-01, ... each running the same vectors, an hour after the last run."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    # As `build` does: listing the input decides on code generation.
-    found = read.classify(spark, [str(path)])
-    session.tune_for_input(spark, found.nbytes, conf)
-    agg = aggregate.compute(read.read_results(spark, found))
-    return model.build_report(agg, {}, generated="bench")
+    n_vec = int(min(1000, max(10, history // 10)))
+    when = (START + dt.timedelta(hours=-(-history // n_vec) + 1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    run_id = f"{seed:08x}" + "f" * 24
+    rng = np.random.default_rng(seed)
+    recs = []
+    for i in range(rows):
+        v, impl = i % n_vec, i // n_vec
+        s = v % len(SPECS)
+        outcome = OUTCOME_ORDER[rng.choice(len(OUTCOME_ORDER), p=BASE_P)]
+        vid = f"{SPECS[s][0]}.topic{v % 17}.vector-{v:05d}"
+        recs.append({
+            "schema_version": 1, "run_id": run_id, "run_started": when, "suite_version": "0.1.0",
+            "vectors_digest": "sha256:appended", "spec": SPECS[s][0], "spec_revision": SPECS[s][1],
+            "clause_ids": [f"{SPECS[s][0]}/{v % 40}.{v}/clause-{v}"], "level": "MUST",
+            "test_id": f"tests/test_vectors.py::test_vector[{vid}]", "vector_id": vid, "vector_status": "stable",
+            "implementation": {"name": f"impl-{impl:02d}", "kind": "codec" if impl % 2 == 0 else "broker",
+                               "version": "9.0.0", "provenance": [("package", "9.0.0")]},
+            "adapter": "pika 1.3.2", "outcome": outcome, "expected_outcome": "pass",
+            "message": "" if outcome == "pass" else f"synthetic {outcome}", "started": when, "duration_s": 0.01})
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(recs, schema=arrow_schema()), folder / "run.parquet")
+    return folder
 
 
-def _duckdb_agg(path: Path):
-    import duckdb
+# ---- measuring a whole command: wall time and the peak resident memory of its process tree -----------
 
-    from . import baseline_duckdb, model
+def _tree_rss(pid: int) -> int:
+    """Bytes resident in `pid` and all its descendants (from /proc; 0 once gone)."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(d))
+            except (OSError, ValueError, IndexError):
+                continue
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
 
-    con = duckdb.connect()
+
+def measure(cmd: list[str], cap_bytes: int, timeout_s: float, env: dict | None = None) -> dict:
+    """Run `cmd` niced in a process group of its own; stop it (the whole group) past cap_bytes resident
+    or timeout_s. Returns wall_s, peak_bytes, rc, stopped (None, "memory" or "time") and its output."""
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, env={**os.environ, **(env or {})})
+    peak, stopped = 0, None
+    output: list[str] = []
+    reader = threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True)
+    reader.start()
     try:
-        agg = baseline_duckdb.compute(con, str(path / "*.parquet"))
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss(proc.pid))
+            if peak > cap_bytes:
+                stopped = "memory"
+            elif time.monotonic() - started > timeout_s:
+                stopped = "time"
+            if stopped:
+                os.killpg(proc.pid, signal.SIGKILL)
+                break
+            time.sleep(0.2)
     finally:
-        con.close()
-    return model.build_report(agg, {}, generated="bench")
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        reader.join(timeout=10)
+        try:  # a JVM left behind by a killed driver is in the same group
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return {"wall_s": time.monotonic() - started, "peak_bytes": peak, "rc": proc.returncode,
+            "stopped": stopped, "output": "".join(output)}
 
 
-def _timed(fn, *args):
-    t = time.perf_counter()
-    value = fn(*args)
-    return time.perf_counter() - t, value
+def _report(out: Path) -> dict | None:
+    f = out / "compliance.json"
+    if not f.is_file():
+        return None
+    rep = json.loads(f.read_text(encoding="utf-8"))
+    rep.pop("generated", None)
+    return rep
+
+
+def _python() -> list[str]:
+    return ["nice", "-n", "10", sys.executable, "-m"]
+
+
+def _spark_cmd(results: Path, out: Path, master, conf: dict, clauses: Path, accumulate: bool = False) -> list[str]:
+    cmd = [*_python(), "reports", "build", "--results", str(results), "--out", str(out), "--clauses", str(clauses)]
+    if master:
+        cmd += ["--master", master]
+    for k, v in conf.items():
+        cmd += ["--conf", f"{k}={v}"]
+    return cmd + (["--accumulate"] if accumulate else [])
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:.1f}"
+
+
+def _line(out, row: dict) -> None:
+    def cell(r):
+        if r["stopped"]:
+            return f"stopped ({r['stopped']}) at {r['wall_s']:.0f}s, {_gib(r['peak_bytes'])} GiB"
+        return f"{r['wall_s']:.1f}s, {_gib(r['peak_bytes'])} GiB" + ("" if r["rc"] == 0 else f", exit {r['rc']}")
+    out(f"| {row['size']:,} | {cell(row['spark'])} | {cell(row['duckdb'])} | "
+        f"{row['ratio']:.2f} | {row['same_report']} |" if row["ratio"] else
+        f"| {row['size']:,} | {cell(row['spark'])} | {cell(row['duckdb'])} | - | {row['same_report']} |")
 
 
 def run(sizes: list[int], master: str | None = None, conf: dict | None = None, workdir: str | None = None,
-        keep: bool = False, spark=None, out=print, warmup: bool = True) -> list[dict]:
-    from . import session
-
+        keep: bool = False, out=print, append_to: list[int] | None = None, append_rows: int = 2000,
+        cap_gib: float = 12.0, timeout_s: float = 3600.0) -> dict:
+    """Full builds of each size by both engines, then appends of one run; returns every measurement."""
+    conf = conf or {}
     root = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="mqconform-bench-"))
     root.mkdir(parents=True, exist_ok=True)
-    results = []
+    clauses = root / "no-clauses"
+    clauses.mkdir(exist_ok=True)
+    cap = int(cap_gib * 2**30)
+    append_to = sorted(append_to if append_to is not None else [s for s in sizes if s <= 10_000_000][-1:])
+    results: dict = {"builds": [], "appends": []}
     try:
-        t_start, spark = _timed(lambda: spark or session.start(master, conf, app="mqconform-bench"))
-        out(f"spark start-up: {t_start:.1f}s (master {spark.sparkContext.master}, "
-            f"{spark.sparkContext.defaultParallelism} cores)")
-        # Warm both engines on a tiny set so the first timed size does not pay for JIT and imports.
-        if warmup:
-            warm = generate(root / "warmup", 1000)
-            _spark_agg(spark, warm, conf)
-            _duckdb_agg(warm)
-        out(f"{'records':>12} {'generate s':>10} {'spark s':>9} {'spark rec/s':>12} "
-            f"{'duckdb s':>9} {'duckdb rec/s':>12} {'spark/duckdb':>12}  same report")
+        out(f"full builds (wall time of the whole command, JVM start included; peak resident memory of its "
+            f"process tree; stopped past {cap_gib:g} GiB or {timeout_s / 60:.0f} min)")
+        out("| records | Spark (reports build) | DuckDB (one process) | Spark/DuckDB time | same report |")
+        out("| ---: | --- | --- | ---: | --- |")
         for size in sizes:
             folder = root / f"results-{size}"
-            t_gen, _ = _timed(generate, folder, size)
-            t_spark, rep_spark = _timed(_spark_agg, spark, folder, conf)
-            t_duck, rep_duck = _timed(_duckdb_agg, folder)
-            same = rep_spark == rep_duck
-            row = {"size": size, "generate_s": t_gen, "spark_s": t_spark, "duckdb_s": t_duck,
-                   "spark_rows_per_s": size / t_spark, "duckdb_rows_per_s": size / t_duck,
-                   # Throughput ratio: above 1 means Spark is faster.
-                   "ratio": (size / t_spark) / (size / t_duck), "same_report": same,
-                   "records_seen": rep_spark["totals"]["records"]}
-            results.append(row)
-            out(f"{size:>12,} {t_gen:>10.1f} {t_spark:>9.1f} {row['spark_rows_per_s']:>12,.0f} "
-                f"{t_duck:>9.1f} {row['duckdb_rows_per_s']:>12,.0f} {row['ratio']:>12.2f}  {'yes' if same else 'NO'}")
+            t0 = time.perf_counter()
+            generate(folder, size)
+            t_gen = time.perf_counter() - t0
+            spark_out, duck_out = root / f"spark-{size}", root / f"duckdb-{size}"
+            rs = measure(_spark_cmd(folder, spark_out, master, conf, clauses), cap, timeout_s)
+            rd = measure([*_python(), "reports.baseline_duckdb", str(folder / "*.parquet"), str(duck_out),
+                          f"{int(cap_gib * 0.8)}GB"], cap, timeout_s)
+            a, b = _report(spark_out) if rs["rc"] == 0 else None, _report(duck_out) if rd["rc"] == 0 else None
+            row = {"size": size, "generate_s": t_gen, "spark": rs, "duckdb": rd,
+                   "ratio": rs["wall_s"] / rd["wall_s"] if rs["rc"] == 0 and rd["rc"] == 0 else None,
+                   "same_report": "yes" if a is not None and a == b else ("-" if a is None or b is None else "NO")}
+            results["builds"].append(row)
+            _line(out, row)
             if not keep:
+                shutil.rmtree(duck_out, ignore_errors=True)
+                if size not in append_to:
+                    shutil.rmtree(spark_out, ignore_errors=True)
                 shutil.rmtree(folder, ignore_errors=True)
+        for size in append_to:
+            history = root / f"spark-{size}"
+            if not (history / "store").is_dir():
+                out(f"append to {size:,}: no history (its full build did not finish)")
+                continue
+            run_dir = append_run(root / f"append-{size}", size, append_rows)
+            empty = root / f"append-empty-{size}"
+            r_empty = measure(_spark_cmd(run_dir, empty, master, conf, clauses, accumulate=True), cap, timeout_s)
+            r_hist = measure(_spark_cmd(run_dir, history, master, conf, clauses, accumulate=True), cap, timeout_s)
+            r_again = measure(_spark_cmd(run_dir, history, master, conf, clauses, accumulate=True), cap, timeout_s)
+            row = {"history": size, "rows": append_rows, "empty": r_empty, "onto_history": r_hist, "again": r_again}
+            results["appends"].append(row)
+            out(f"append one run of {append_rows:,} records (reports build --accumulate, whole command):")
+            for name, r in (("to an empty store", r_empty), (f"to a store of {size:,}", r_hist),
+                            ("the same run again (idempotent)", r_again)):
+                inner = [ln for ln in r["output"].splitlines() if ln.startswith("reports build:")]
+                out(f"  {name}: {r['wall_s']:.1f}s, {_gib(r['peak_bytes'])} GiB, exit {r['rc']}"
+                    + (f"  [{inner[-1][len('reports build: '):]}]" if inner else ""))
+            if r_empty["rc"] == 0 and r_hist["rc"] == 0:
+                out(f"  onto history / onto empty: {r_hist['wall_s'] / r_empty['wall_s']:.2f}")
+            if not keep:
+                shutil.rmtree(empty, ignore_errors=True)
+                shutil.rmtree(history, ignore_errors=True)
     finally:
         if not keep and not workdir:
             shutil.rmtree(root, ignore_errors=True)

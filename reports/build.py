@@ -1,16 +1,42 @@
-"""`reports build`: results in, normalized Parquet and the report folder out."""
+"""`reports build`: results in, the store (Delta Lake, reports/store.py) and the report folder out.
+
+Order of a build, and what a failure at each step leaves:
+  1. read and check the inputs (reports/read.py): an invalid record or no valid record at
+     all exits 2 before anything is written;
+  2. commit the records to STORE/records (one atomic commit);
+  3. bring STORE/runs and STORE/flaky up to that version (reports/update.py);
+  4. render the report into a temporary folder inside OUT and swap it in, file by file,
+     index.html last. A build killed before the swap leaves the previous report whole; the
+     next build catches up whatever steps 3-4 missed.
+"""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
 from . import badges, clauses, model, render_html, render_md
+from .cluster import is_local_path
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
+# Swapped in this order: index.html, what people open, comes last.
+SWAP_ORDER = ("badges", "compliance.json", "summary.md", "index.html")
+TMP_PREFIX = ".report-tmp-"
+# Tests stop a build at a named step, as a crash would: MQCONFORM_BUILD_FAILPOINT=after-records.
+FAILPOINT = "MQCONFORM_BUILD_FAILPOINT"
+
+
+def failpoint(name: str) -> None:
+    if os.environ.get(FAILPOINT) == name:
+        print(f"reports build: killed at {name} ({FAILPOINT})", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def write_outputs(report: dict, out: Path) -> None:
@@ -22,61 +48,135 @@ def write_outputs(report: dict, out: Path) -> None:
     badges.write(report, out)
 
 
-def _is_local(uri: str) -> bool:
-    return urlparse(uri).scheme in ("", "file") or (len(uri) > 1 and uri[1] == ":")  # C:\...
-
-
 def _local_path(uri: str) -> Path:
     return Path(urlparse(uri).path if uri.startswith("file:") else uri).resolve()
 
 
-def _copy_to_hadoop(spark, local: Path, target: str) -> None:
-    """Copy a rendered folder to a Hadoop file system (hdfs:, s3a:, ...)."""
+def publish_local(report: dict, out: Path) -> None:
+    """Render into OUT/.report-tmp-*, then move each output into place (atomic per file on one file system)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob(f"{TMP_PREFIX}*"):  # left by a build killed mid-render
+        shutil.rmtree(old, ignore_errors=True)
+    tmp = out / f"{TMP_PREFIX}{uuid.uuid4().hex[:8]}"
+    try:
+        write_outputs(report, tmp)
+        failpoint("before-swap")
+        old = tmp / ".old"
+        old.mkdir()
+        for name in SWAP_ORDER:
+            new, cur = tmp / name, out / name
+            if new.is_dir():
+                if cur.exists():
+                    cur.rename(old / name)
+                new.rename(cur)
+            else:
+                os.replace(new, cur)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def publish_hadoop(spark, report: dict, out: str) -> None:
+    """The same on a Hadoop file system (hdfs:, s3a:, ...): copy to OUT/.report-tmp-*, then rename into place."""
     jvm = spark.sparkContext._jvm
     conf = spark.sparkContext._jsc.hadoopConfiguration()
-    for path in sorted(local.rglob("*")):
-        if path.is_file():
-            dst = jvm.org.apache.hadoop.fs.Path(f"{target.rstrip('/')}/{path.relative_to(local).as_posix()}")
-            src = jvm.org.apache.hadoop.fs.Path(path.as_uri())
-            dst.getFileSystem(conf).copyFromLocalFile(False, True, src, dst)
+    hpath = jvm.org.apache.hadoop.fs.Path
+    fs = hpath(out).getFileSystem(conf)
+    tmp = f"{out}/{TMP_PREFIX}{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory(prefix="mqconform-report-") as local:
+        write_outputs(report, Path(local))
+        fs.copyFromLocalFile(False, True, hpath(Path(local).as_uri()), hpath(tmp))
+    try:
+        for name in SWAP_ORDER:
+            cur = hpath(f"{out}/{name}")
+            if fs.exists(cur):
+                fs.delete(cur, True)
+            if not fs.rename(hpath(f"{tmp}/{name}"), cur):
+                raise OSError(f"could not move {tmp}/{name} to {out}/{name}")
+    finally:
+        fs.delete(hpath(tmp), True)
+
+
+def _as_of(text: str) -> int | str:
+    """--as-of: a version number of the store, or a date / timestamp."""
+    return int(text) if text.isdigit() else text
 
 
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
-        clause_dir: str | None = None, accumulate: bool = False, spark=None) -> int:
+        clause_dir: str | None = None, accumulate: bool = False, spark=None, store: str | None = None,
+        as_of: str | None = None) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
-    from . import aggregate, read, session
+    from . import aggregate, cluster, read, session, update
+    from . import store as S
 
     started = time.monotonic()
-    local = _is_local(out)
+    local = is_local_path(out)
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
-    store = f"{out_uri}/parquet"
-    spark = spark or session.start(master, conf)
-    inputs = list(results)
-    if accumulate and read.exists(spark, store):
-        inputs.append(store)
+    store_uri = (str(_local_path(store)) if is_local_path(store) else store.rstrip("/")) if store else f"{out_uri}/store"
+    conf = conf or {}
     try:
-        found = read.classify(spark, inputs)
-    except read.InputError as exc:
+        spark = spark or session.start(master, conf)
+        session.wait_for_executors(spark)
+    except session.ClusterError as exc:
         print(f"reports build: {exc}", file=sys.stderr)
-        return 2
-    session.tune_for_input(spark, found.nbytes, conf)
-    read.write_store(read.read_results(spark, found), store)
-    agg = aggregate.compute(read.read_results(spark, [store]))
-    if not agg.runs:
-        print("reports build: no valid result records in the inputs", file=sys.stderr)
-        return 2
+        return 1
+    master = spark.sparkContext.master
+
+    if as_of is not None:
+        when = _as_of(as_of)
+        if not session.is_local(master) and (missing := cluster.unseen(spark, out_uri, [])):
+            print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)
+            return 2
+        try:
+            records = S.read_records(spark, store_uri, when)
+            version = when
+            agg = aggregate.compute(records)
+        except Exception as exc:  # noqa: BLE001 - no store, or no version at that time
+            print(f"reports build: no store version as of {as_of} in {store_uri}: {str(exc).splitlines()[0]}",
+                  file=sys.stderr)
+            return 2
+    else:
+        inputs = list(results)
+        legacy = f"{out_uri}/parquet"
+        if accumulate and not S.is_table(spark, S.path(store_uri, S.RECORDS)) and read.exists(spark, legacy):
+            print(f"reports build: reading the Parquet store of an older build, {legacy}, into {store_uri}",
+                  file=sys.stderr)
+            inputs.append(legacy)
+        try:
+            found = read.classify(spark, inputs)
+        except read.InputError as exc:
+            print(f"reports build: {exc}", file=sys.stderr)
+            return 2
+        if not session.is_local(master):
+            files = found.json_paths + [f for _, fs in found.parquet_reads for f in fs]
+            if missing := cluster.unseen(spark, out_uri if local else "", files if local else []):
+                print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)
+                return 2
+        partitions = session.tune_for_input(spark, found.nbytes, conf)
+        raw = read.read_raw(spark, found)
+        problems, n_valid = read.check(spark, raw, found)
+        problems.say("reports build", sys.stderr)
+        if problems.errors:
+            return 2
+        if not n_valid:
+            print("reports build: no valid result records in the inputs; the store and the report are left "
+                  "as they were", file=sys.stderr)
+            return 2
+        version = S.write_records(read.normalize(raw), store_uri, replace=not accumulate, partitions=partitions)
+        failpoint("after-records")
+        update.refresh_runs(spark, store_uri, version)
+        failpoint("after-runs")
+        update.refresh_flaky(spark, store_uri, version)
+        agg = update.aggregates(spark, store_uri, version)
     report = model.build_report(agg, clauses.load(clause_dir))
     if local:
-        write_outputs(report, Path(out_uri))
+        publish_local(report, Path(out_uri))
     else:
-        with tempfile.TemporaryDirectory(prefix="mqconform-report-") as tmp:
-            write_outputs(report, Path(tmp))
-            _copy_to_hadoop(spark, Path(tmp), out_uri)
+        publish_hadoop(spark, report, out_uri)
     t = report["totals"]
     verdicts = ", ".join(f"{v['implementation']} {v['spec']}: {v['verdict']}" for v in report["verdicts"])
     print(f"reports build: {t['records']} records, {t['runs']} runs, {t['implementations']} implementations "
-          f"in {time.monotonic() - started:.1f}s -> {out_uri}/{{{','.join(OUTPUTS)}}} and {store}")
+          f"in {time.monotonic() - started:.1f}s -> {out_uri}/{{{','.join(OUTPUTS)}}}; "
+          f"store {store_uri} version {version}")
     if verdicts:
         print(f"  {verdicts}")
     return 0
-

@@ -4,7 +4,9 @@ Exit codes (also in --help and docs/reports.md):
   0  every fail / error / xfail in the latest runs is covered by an active expectation
   1  at least one is not covered: a new regression (or an expectation that expired)
   2  usage or input error: a missing or unreadable results path, a malformed
-     expectations file, or no result records at all
+     expectations file, an invalid record (a line that does not parse other than
+     a torn last line, a missing required field, an unknown outcome; named by
+     file:line), or no result records at all
   3  only with --strict: nothing uncovered, but some expectation has expired
      or is stale (every result it matches now passes)
 
@@ -92,6 +94,10 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
         reading = read_plain.read_latest(results)
     except (ValueError, OSError) as exc:  # ExpectationsError, InputError, pyarrow's errors
         print(f"reports gate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    # An invalid record could be a failure in disguise: judge nothing rather than pass without it.
+    reading.problems.say("reports gate", sys.stderr)
+    if reading.problems.errors:
         return EXIT_USAGE
     if not reading.rows:
         print("reports gate: no result records in the inputs; refusing to pass an empty run", file=sys.stderr)

@@ -1,22 +1,30 @@
-"""Reading result records into Spark, and keeping them as normalized Parquet.
+"""Reading result records into Spark, and checking them before anything is stored.
 
 Inputs are JSON Lines as the pytest plugin writes them, or Parquet (a store
-written by an earlier `reports build`, or anything with the record's columns),
+written by an older `reports build`, or anything with the record's columns),
 given as files, directories or globs, on any Hadoop-compatible file system
 (file:, hdfs:, s3a: with the right jars on the class path).
+
+Every record is checked against reports/validate.py's rules by Spark (a column
+expression, no Python on executors); only when some fail are their files read
+again on the driver, to name file and line. A torn last line is tolerated.
 """
 from __future__ import annotations
 
+import io
 import json
-import sys
-import uuid
 from dataclasses import dataclass, field
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
+from . import validate
 from .outcomes import OUTCOMES
 from .schema import FIELD_NAMES, RESULT_SCHEMA
+
+CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse or fit the schema
+FILE = "_file"
 
 
 class InputError(ValueError):
@@ -34,11 +42,24 @@ def _visible(name: str) -> bool:
     return not name.startswith(("_", "."))
 
 
+def jvm_path(spark: SparkSession, path: str):
+    return spark.sparkContext._jvm.org.apache.hadoop.fs.Path(path)
+
+
+def _delta_table(spark: SparkSession, fs, where: str) -> str | None:
+    """The Delta table at a folder: the folder itself, or its `records` table when it is a build's store."""
+    for table in (where, f"{where.rstrip('/')}/records"):
+        if fs.exists(jvm_path(spark, f"{table}/_delta_log")):
+            return table
+    return None
+
+
 @dataclass
 class Inputs:
     json_paths: list[str] = field(default_factory=list)
     # (partition base folder or None, paths) per Parquet read
     parquet_reads: list[tuple[str | None, list[str]]] = field(default_factory=list)
+    delta_tables: list[str] = field(default_factory=list)  # Delta tables (a store's records) read at their latest version
     nbytes: int = 0  # total size of the files, to size Spark's work
     incomplete: list[str] = field(default_factory=list)  # JSON Lines files whose last line is cut off
 
@@ -70,6 +91,11 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
                     if _last_line_cut(spark, fs, status.getPath(), status.getLen()):
                         inputs.incomplete.append(where)
                 continue
+            table = _delta_table(spark, fs, where)
+            if table:
+                inputs.delta_tables.append(table)
+                inputs.nbytes += fs.getContentSummary(jvm_path(spark, table)).getLength()
+                continue
             pq_files, other = [], []
             listing = fs.listFiles(status.getPath(), True)
             while listing.hasNext():
@@ -91,10 +117,6 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
             else:
                 parquet_reads.append((where, pq_files))
                 json_paths.extend(other)
-    for where in inputs.incomplete:
-        # Dropped by DROPMALFORMED in read_raw; said here so that a crashed run's lost record is not silent.
-        print(f"reports build: {where}: the last line is not a complete record (a run killed while writing?); "
-              "skipped", file=sys.stderr)
     return inputs
 
 
@@ -132,85 +154,137 @@ def _last_line_cut(spark: SparkSession, fs, hpath, size: int) -> bool:
 
 
 def read_raw(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
-    """The records with exactly the columns of RESULT_SCHEMA, unvalidated."""
+    """The records with the columns of RESULT_SCHEMA, plus CORRUPT and FILE; unvalidated."""
     inputs = paths if isinstance(paths, Inputs) else classify(spark, paths)
     json_paths, parquet_reads = inputs.json_paths, inputs.parquet_reads
     frames = []
     if json_paths:
         frames.append(
-            spark.read.schema(RESULT_SCHEMA)
-            # A crashed run may leave a truncated last line: drop it, and any
-            # line whose values do not fit the schema, instead of failing.
-            .option("mode", "DROPMALFORMED")
+            spark.read.schema(T.StructType([*RESULT_SCHEMA.fields, T.StructField(CORRUPT, T.StringType())]))
+            # A line that does not parse or fit the schema keeps its text in CORRUPT: check() refuses
+            # it, unless it is a file's torn last line.
+            .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", CORRUPT)
             # Result folders nest by run or by job; they have no key=value
             # partition directories to discover.
             .option("recursiveFileLookup", "true")
-            .json(json_paths))
+            .json(json_paths)
+            .select(*FIELD_NAMES, CORRUPT, F.col("_metadata.file_path").alias(FILE)))
+    for table in inputs.delta_tables:
+        from .store import conform
+
+        frames.append(conform(spark.read.format("delta").load(table))
+                      .select(*FIELD_NAMES, F.lit(None).cast("string").alias(CORRUPT),
+                              F.col("_metadata.file_path").alias(FILE)))
     for base, files in parquet_reads:
         # The schema is given for Parquet too: columns a file lacks read as
-        # null, and the `spec` that a store keeps only in its directory names
+        # null, and the `spec` that an older store keeps only in its directory names
         # (spec=.../date=...) comes back from partition discovery.
         reader = spark.read.schema(RESULT_SCHEMA)
         if base:
             reader = reader.option("basePath", base)
-        frames.append(reader.parquet(*files))
+        frames.append(reader.parquet(*files).select(*FIELD_NAMES, F.lit(None).cast("string").alias(CORRUPT),
+                                                    F.col("_metadata.file_path").alias(FILE)))
     if not frames:
-        return spark.createDataFrame([], RESULT_SCHEMA)
-    frames = [f.select(*FIELD_NAMES) for f in frames]
+        return spark.range(0).select(*[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_SCHEMA.fields],
+                                     F.lit(None).cast("string").alias(CORRUPT), F.lit(None).cast("string").alias(FILE))
     df = frames[0]
     for other in frames[1:]:
         df = df.unionByName(other)
     return df
 
 
-def normalize(df: DataFrame) -> DataFrame:
-    """Valid records only, with `run_ts` (timestamp) and `date` (UTC date of the run).
+def _field(path: tuple[str, ...]):
+    col = F.col(path[0])
+    for key in path[1:]:
+        col = col.getField(key)
+    return col
 
-    Records that cannot be placed are dropped rather than guessed at: no run,
-    no parseable run_started, no implementation name, no vector id, or an
-    outcome outside docs/results.md.
+
+def valid() -> Column:
+    """reports/validate.py's record_problem as a Spark condition: True for a valid record."""
+    cond = F.col(CORRUPT).isNull() & F.col("outcome").isin(*sorted(OUTCOMES))
+    for path in validate.REQUIRED:
+        cond = cond & _field(path).isNotNull() & (_field(path) != F.lit(""))
+    return cond & F.try_to_timestamp(F.col("run_started")).isNotNull()
+
+
+def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> tuple[validate.Problems, int]:
+    """(the problems of the inputs, the number of valid records), in one pass over them.
+
+    A file's torn last line (Inputs.incomplete) is one corrupt record there that is allowed.
+    Files with any other invalid record are read again on the driver to name the lines.
     """
+    problems = validate.Problems()
+    rows = (raw.groupBy(FILE)
+            .agg(F.sum(valid().cast("long")).alias("ok"), F.sum((~valid()).cast("long")).alias("bad"),
+                 F.sum(F.col(CORRUPT).isNotNull().cast("long")).alias("corrupt"))
+            .collect())
+    n_valid = sum(r["ok"] or 0 for r in rows)
+    torn = {_same_file(spark, w) for w in inputs.incomplete}
+    for r in sorted(rows, key=lambda r: r[FILE]):
+        where = r[FILE]
+        bad = (r["bad"] or 0) - (1 if _same_file(spark, where) in torn and r["corrupt"] else 0)
+        if bad <= 0:
+            if _same_file(spark, where) in torn:
+                problems.torn.append((where, _line_count(spark, where)))
+            continue
+        if where.endswith(".parquet"):
+            problems.add(where, None, f"{bad} record(s) with a missing required field, an unknown outcome "
+                                      "or an unreadable run_started (docs/results.md)")
+            continue
+        before = len(problems.errors)
+        validate.scan_lines(where, _lines(spark, where), problems)
+        if len(problems.errors) == before:  # Spark's schema is stricter than the plain checks: a type mismatch
+            problems.add(where, None, f"{bad} record(s) whose values do not fit the record schema (docs/results.md)")
+    return problems, n_valid
+
+
+def _file_path(spark: SparkSession, where: str):
+    """(file system, Hadoop path) of a FILE value (a URI, percent-encoded) or of a path from classify()."""
+    jvm = spark.sparkContext._jvm
+    try:
+        hpath = jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(where))
+    except Exception:  # noqa: BLE001 - not a URI: a plain path
+        hpath = jvm.org.apache.hadoop.fs.Path(where)
+    return hpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hpath
+
+
+def _same_file(spark: SparkSession, where: str) -> str:
+    fs, hpath = _file_path(spark, where)
+    return fs.makeQualified(hpath).toString()
+
+
+def _lines(spark: SparkSession, where: str):
+    """The text lines of a file, with their line ends, through Hadoop's file system."""
+    fs, hpath = _file_path(spark, where)
+    stream = fs.open(hpath)
+    jvm = spark.sparkContext._jvm
+    try:
+        data = bytes(jvm.org.apache.commons.io.IOUtils.toByteArray(stream))
+    finally:
+        stream.close()
+    return io.StringIO(data.decode("utf-8", errors="replace"), newline="\n")
+
+
+def _line_count(spark: SparkSession, where: str) -> int:
+    return sum(1 for _ in _lines(spark, where))
+
+
+def normalize(df: DataFrame) -> DataFrame:
+    """Valid records only (check() refused inputs with invalid ones but torn last lines), with
+    `run_ts` (timestamp) and `date` (UTC date of the run)."""
     run_ts = F.try_to_timestamp(F.col("run_started"))
-    return (df
+    return (df.where(valid())
+            .select(*FIELD_NAMES)
             .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))
             .withColumn("run_ts", run_ts)
-            .where(F.col("run_ts").isNotNull()
-                   & F.col("run_id").isNotNull()
-                   & F.col("implementation.name").isNotNull()
-                   & F.col("vector_id").isNotNull()
-                   & F.col("spec").isNotNull()
-                   & F.col("outcome").isin(*sorted(OUTCOMES)))
             .withColumn("date", F.to_date(F.col("run_ts"))))
 
 
 def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
+    """Valid records of the inputs, normalized; invalid ones are dropped (callers that must refuse
+    them call check() first)."""
     return normalize(read_raw(spark, paths))
-
-
-def write_store(df: DataFrame, store: str) -> None:
-    """Write normalized records to `store` as Parquet partitioned by spec and date.
-
-    Written beside the store and swapped in at the end, so that the old store
-    can itself be one of the inputs (a nightly build that adds one run to the
-    history) and a failed write leaves the old store whole.
-    """
-    spark = df.sparkSession
-    tmp = f"{store.rstrip('/')}.tmp-{uuid.uuid4().hex[:8]}"
-    # The same record read twice (the store and the JSON Lines it was built
-    # from) must count once. Clustering by (spec, date) first makes the
-    # de-duplication reuse that shuffle, and gives one file per partition.
-    key = ["spec", "date", "run_id", "_impl", "vector_id", "test_id"]
-    (df.repartition("spec", "date")
-       .withColumn("_impl", F.col("implementation.name"))
-       .dropDuplicates(key)
-       .select(*FIELD_NAMES, "date")
-       .write.partitionBy("spec", "date").mode("errorifexists").parquet(tmp))
-    fs, old = _hadoop(spark, store)
-    _, new = _hadoop(spark, tmp)
-    if fs.exists(old) and not fs.delete(old, True):
-        raise OSError(f"could not replace {store}")
-    if not fs.rename(new, old):
-        raise OSError(f"could not move {tmp} to {store}")
 
 
 def exists(spark: SparkSession, path: str) -> bool:

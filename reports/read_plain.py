@@ -1,4 +1,4 @@
-"""Reading result records without Spark, for the gate: JSON Lines and Parquet.
+"""Reading result records without Spark, for the gate: JSON Lines, Parquet and the build's Delta table.
 
 Only the latest run of each implementation is kept, and only the columns the
 gate needs, so a gate over a long history store stays cheap: Parquet is read
@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 import os
-import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from . import timeutil
-from .outcomes import OUTCOMES
+from . import timeutil, validate
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message")
+
+
+# _files' base for a Delta table's data files: no partition folders to parse, `spec` is a column.
+DELTA = object()
 
 
 class InputError(ValueError):
@@ -27,7 +28,7 @@ class InputError(ValueError):
 @dataclass
 class Reading:
     rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl"
-    skipped_lines: int = 0    # JSON lines that did not parse or lacked a field
+    problems: validate.Problems = field(default_factory=validate.Problems)  # invalid records, torn last lines
 
 
 def _fs_and_path(path: str):
@@ -48,6 +49,8 @@ def _files(path: str):
         raise InputError(f"{path}: no such file or directory")
     if info.type == pafs.FileType.File:
         files, base = [info.path], None
+    elif _delta_table(fs, p):
+        return fs, DELTA, _delta_files(path, _delta_table(fs, p)), []
     else:
         # Skip what Spark skips: _SUCCESS, .crc checksums, hidden files and folders.
         files = [i.path for i in fs.get_file_info(pafs.FileSelector(p, recursive=True))
@@ -56,6 +59,26 @@ def _files(path: str):
         base = p
     parquet = [f for f in files if f.endswith(".parquet")]
     return fs, base, parquet, [f for f in files if not f.endswith(".parquet")]
+
+
+def _delta_table(fs, p: str) -> str | None:
+    """The Delta table at p: p itself, or its `records` table when p is a store written by build."""
+    import pyarrow.fs as pafs
+
+    for table in (p, f"{p.rstrip('/')}/records"):
+        if fs.get_file_info(f"{table}/_delta_log").type == pafs.FileType.Directory:
+            return table
+    return None
+
+
+def _delta_files(path: str, table: str) -> list[str]:
+    """The data files of the table's current version, from its log (never the folder's listing:
+    files of a build that died before its commit, or of an overwritten version, are not part of it)."""
+    from deltalake import DeltaTable
+
+    uri = table if "://" in path else os.path.abspath(table)
+    files = DeltaTable(uri).file_uris()
+    return [f.removeprefix("file://") if "://" not in path else f for f in files]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -86,54 +109,43 @@ class _Latest:
             self.rows[impl].append(row)
 
 
-def _read_json(fs, files: list[str], latest: _Latest) -> list[tuple[str, int]]:
-    """Streams JSON Lines files line by line; returns the (file, line number) of each skipped line."""
-    skipped = []
+def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problems) -> None:
+    """Streams JSON Lines files line by line; every line is checked (reports/validate.py)."""
     for f in files:
         with fs.open_input_stream(f) as stream:
-            for n, line in enumerate(io.TextIOWrapper(stream, encoding="utf-8", errors="replace"), 1):
-                if line.strip() and not _offer_line(line, latest):
-                    skipped.append((f, n))
-    return skipped
+            lines = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="\n")
+            validate.scan_lines(f, lines, problems, lambda rec: _offer(rec, latest))
 
 
-def _offer_line(line: str, latest: _Latest) -> bool:
-    """Offers one JSON line; False when it is not a complete record.
-
-    A crashed run leaves a truncated last line: it is skipped, as Spark's
-    DROPMALFORMED does, and so is a record that lacks what the gate needs or
-    has an outcome that docs/results.md does not list.
-    """
-    try:
-        rec = json.loads(line)
-        impl = rec["implementation"]["name"]
-        row = {c: rec.get(c) for c in COLUMNS}
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return False
-    if not (isinstance(impl, str) and row["run_id"] and row["vector_id"]) or row["outcome"] not in OUTCOMES:
-        return False
-    row["impl"] = impl
+def _offer(rec: dict, latest: _Latest) -> None:
+    row = {c: rec.get(c) for c in COLUMNS}
+    impl = row["impl"] = rec["implementation"]["name"]
     row["clause_ids"] = row["clause_ids"] or []
     latest.offer(impl, row)
-    return True
 
 
-def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest) -> None:
+def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, problems: validate.Problems) -> None:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
-    # Hive partitioning restores the `spec` that a build's store keeps only in
+    # Hive partitioning restores the `spec` that a store of earlier builds keeps only in
     # its spec=.../date=... folder names.
-    dataset = ds.dataset(files, filesystem=fs, format="parquet", partitioning="hive",
-                         partition_base_dir=base)
+    dataset = (ds.dataset(files, filesystem=fs, format="parquet") if base is DELTA else
+               ds.dataset(files, filesystem=fs, format="parquet", partitioning="hive", partition_base_dir=base))
     impl = pc.field("implementation", "name")
-    runs = dataset.to_table(columns={"impl": impl, "run_id": pc.field("run_id"),
-                                     "run_started": pc.field("run_started")})
-    runs = runs.group_by(["impl", "run_id", "run_started"]).aggregate([]).to_pylist()
+    runs = []
+    for frag in dataset.get_fragments():
+        t = frag.to_table(schema=dataset.schema, columns={"impl": impl, "run_id": pc.field("run_id"),
+                                                          "run_started": pc.field("run_started")})
+        runs += [dict(r, file=frag.path) for r in t.group_by(["impl", "run_id", "run_started"]).aggregate([]).to_pylist()]
     newest: dict[str, tuple] = {}
     for r in runs:
         when = timeutil.parse(r["run_started"])
-        if r["impl"] is None or r["run_id"] is None or when is None:
+        why = validate.record_problem({"implementation": {"name": r["impl"]}, "run_id": r["run_id"],
+                                       "run_started": r["run_started"], "spec": "-", "vector_id": "-",
+                                       "outcome": "pass"})
+        if why:
+            problems.add(r["file"], None, f"a record with {why}")
             continue
         key = (when, r["run_id"])
         if r["impl"] not in newest or key > newest[r["impl"]]:
@@ -144,21 +156,29 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest) -> No
     wanted = sorted({k[1] for k in newest.values()})
     cols = {c: pc.field(c) for c in COLUMNS}
     cols["impl"] = impl
-    table = dataset.to_table(columns=cols, filter=pc.field("run_id").isin(wanted))
-    for row in table.to_pylist():
-        if row["impl"] is not None and row["vector_id"] is not None and row["outcome"] in OUTCOMES:
-            row["clause_ids"] = row["clause_ids"] or []
-            latest.offer(row["impl"], row)
+    rows = []
+    for frag in dataset.get_fragments(filter=None):
+        t = frag.to_table(schema=dataset.schema, columns=cols, filter=pc.field("run_id").isin(wanted))
+        rows += [dict(r, file=frag.path) for r in t.to_pylist()]
+    for row in rows:
+        why = validate.record_problem(dict(row, implementation={"name": row["impl"]}))
+        if why:
+            problems.add(row["file"], None, f"a record with {why}")
+            continue
+        del row["file"]
+        row["clause_ids"] = row["clause_ids"] or []
+        latest.offer(row["impl"], row)
 
 
 def read_latest(paths: list[str]) -> Reading:
+    """The latest run of each implementation; Reading.problems says what was invalid or torn."""
     latest = _Latest()
-    skipped: list[tuple[str, int]] = []
+    problems = validate.Problems()
     for path in paths:
         fs, base, parquet, json_files = _files(path)
         if parquet:
-            _read_parquet(fs, base, parquet, latest)
-        skipped += _read_json(fs, json_files, latest)
+            _read_parquet(fs, base, parquet, latest, problems)
+        _read_json(fs, json_files, latest, problems)
     rows, seen = [], set()
     for impl in sorted(latest.rows):
         for r in latest.rows[impl]:
@@ -167,16 +187,4 @@ def read_latest(paths: list[str]) -> Reading:
             if key not in seen:
                 seen.add(key)
                 rows.append(r)
-    if skipped:
-        print(f"reports gate: skipped {len(skipped)} line(s) that are not complete records "
-              f"({_where(skipped)})", file=sys.stderr)
-    return Reading(rows, len(skipped))
-
-
-def _where(skipped: list[tuple[str, int]], most: int = 5) -> str:
-    """`file line 3, 9; other line 120` for the first `most` skipped lines."""
-    by_file: dict[str, list[str]] = {}
-    for f, n in skipped[:most]:
-        by_file.setdefault(f, []).append(str(n))
-    text = "; ".join(f"{f} line {', '.join(ns)}" for f, ns in by_file.items())
-    return text + (f"; and {len(skipped) - most} more" if len(skipped) > most else "")
+    return Reading(rows, problems)

@@ -1,30 +1,86 @@
-"""One place that starts Spark, lean and quiet.
+"""One place that starts Spark: lean and quiet on a laptop, reachable on a cluster.
 
-`reports build` is a command-line tool that usually runs on a laptop or a CI
-box with two cores, where Spark's defaults (a web UI, 200 shuffle partitions,
-INFO logging, a progress bar) cost seconds and bury the output. A cluster run
-passes --master and, when needed, --conf to override any of these.
+`reports build` usually runs on a laptop or a CI box with two cores, where
+Spark's defaults (a web UI, INFO logging, a progress bar) cost seconds and bury
+the output. A cluster run passes --master and, when needed, --conf to override
+any of these. Rules kept here:
+  * A local master binds the driver to loopback. A master elsewhere gets a
+    driver address that its executors can reach: spark.driver.host if given,
+    else the address this host uses toward the master; never a loopback address
+    unless the master itself is on loopback.
+  * Waiting for executors is bounded, and a timeout says what to check.
+  * Shuffle parallelism follows the cluster's cores and the input's size.
+  * Delta Lake is on the class path (reports/deltajars.py).
 """
 from __future__ import annotations
 
+import ipaddress
+import math
 import os
+import socket
+import time
 import warnings
 from pathlib import Path
+from urllib.parse import urlparse
 
 LOG4J = Path(__file__).with_name("log4j2.properties")
 
 DEFAULTS = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
-    # The aggregates are small; few partitions keep local runs fast. AQE
-    # coalesces further and a cluster run can raise it with --conf.
-    "spark.sql.shuffle.partitions": "8",
     "spark.sql.adaptive.enabled": "true",
     # Dates of runs are UTC dates, whatever the machine's zone.
     "spark.sql.session.timeZone": "UTC",
     "spark.driver.memory": os.environ.get("MQCONFORM_SPARK_DRIVER_MEMORY", "2g"),
     "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()}",
+    # Rebuilding a Delta table's state from its log is one shuffle per table read: the store's
+    # logs are small (one commit per build), and 50 partitions (the default) cost seconds locally.
+    "spark.databricks.delta.snapshotPartitions": "4",
 }
+
+EXECUTOR_WAIT_S = float(os.environ.get("MQCONFORM_EXECUTOR_WAIT_S", "60"))
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot run the build: no reachable driver address, or no executor in time."""
+
+
+def is_local(master: str | None) -> bool:
+    return master is None or master == "local" or master.startswith("local[") or master.startswith("local-")
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(socket.gethostbyname(host)).is_loopback
+    except (OSError, ValueError):
+        return False
+
+
+def driver_host(master: str, conf: dict[str, str]) -> str:
+    """The address executors of `master` reach the driver at (see the module's rules)."""
+    given = conf.get("spark.driver.host") or os.environ.get("SPARK_LOCAL_IP")
+    url = urlparse(master.split(",")[0] if "://" in master else "")
+    mhost, mport = url.hostname, url.port or 7077
+    if given:
+        if _loopback(given) and not (mhost and _loopback(mhost)):
+            raise ClusterError(f"the driver address {given} is a loopback address, which executors of {master} "
+                               "cannot reach; give an address of this host they can reach: "
+                               "--conf spark.driver.host=ADDRESS")
+        return given
+    if not mhost:
+        raise ClusterError(f"cannot tell which address of this host the executors of {master} reach: "
+                           "give it with --conf spark.driver.host=ADDRESS")
+    try:  # a UDP "connection" sends nothing: it only asks the kernel for the route's source address
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((socket.gethostbyname(mhost), mport))
+            host = s.getsockname()[0]
+    except OSError as exc:
+        raise ClusterError(f"no route to the master {master} ({exc}); give the driver's address with "
+                           "--conf spark.driver.host=ADDRESS") from None
+    if _loopback(host) and not _loopback(mhost):
+        raise ClusterError(f"the route to {master} leaves from a loopback address ({host}); give an address "
+                           "executors can reach with --conf spark.driver.host=ADDRESS")
+    return host
 
 
 def start(master: str | None = None, conf: dict[str, str] | None = None, app: str = "mqconform-reports"):
@@ -34,15 +90,52 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    # Spark resolves the driver's own host name; on machines whose name maps
-    # to a loopback address it warns on every start. Loopback is what we want.
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from . import deltajars
+
+    conf = dict(conf or {})
+    settings = {**DEFAULTS, **deltajars.spark_conf()}
+    if is_local(master):
+        # Spark resolves the driver's own host name; on machines whose name maps to a
+        # loopback address it warns on every start. Loopback is what a local master wants.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    else:
+        host = driver_host(master, conf)
+        settings["spark.driver.host"] = host
+        settings["spark.driver.bindAddress"] = conf.get("spark.driver.bindAddress", host)
     builder = SparkSession.builder.appName(app).master(master or "local[*]")
-    for key, value in {**DEFAULTS, **(conf or {})}.items():
+    for key, value in {**settings, **conf}.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
     return spark
+
+
+def executors(spark) -> int:
+    """Executors registered now (the driver not counted)."""
+    return max(0, len(spark.sparkContext._jsc.sc().statusTracker().getExecutorInfos()) - 1)
+
+
+def wait_for_executors(spark, timeout_s: float = EXECUTOR_WAIT_S) -> int:
+    """Block until a non-local session has an executor; ClusterError after timeout_s, saying what to check."""
+    sc = spark.sparkContext
+    if is_local(sc.master):
+        return 0
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if sc._jsc.sc().isStopped():
+            raise ClusterError(f"the master {sc.master} did not accept the application (unreachable, or it "
+                               "refused it); check the master's address and log")
+        n = executors(spark)
+        if n:
+            return n
+        time.sleep(0.25)
+    conf = sc.getConf()
+    raise ClusterError(
+        f"no executor registered within {timeout_s:.0f}s on {sc.master}. Either no worker has "
+        f"{conf.get('spark.executor.cores', '1')} free core(s) and {conf.get('spark.executor.memory', '1g')} "
+        f"of memory, or the executors it starts cannot reach the driver at "
+        f"{conf.get('spark.driver.host')}:{conf.get('spark.driver.port', '?')} (set it with "
+        "--conf spark.driver.host=ADDRESS; see the worker's log). MQCONFORM_EXECUTOR_WAIT_S sets the wait.")
 
 
 # Below this much input, whole-stage code generation costs more than it saves:
@@ -50,13 +143,24 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
 # the time of a build over a few thousand records. Above it, it pays off.
 SMALL_INPUT_BYTES = 64 * 1024 * 1024
 CODEGEN = "spark.sql.codegen.wholeStage"
+SHUFFLE = "spark.sql.shuffle.partitions"
+# Bytes of input per shuffle partition before adaptive execution coalesces them.
+BYTES_PER_PARTITION = 64 * 1024 * 1024
 
 
-def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None) -> None:
-    """Switch whole-stage codegen by input size, unless --conf set it explicitly."""
-    if CODEGEN in (conf or {}):
-        return
-    spark.conf.set(CODEGEN, "false" if nbytes < SMALL_INPUT_BYTES else "true")
+def partitions(spark, nbytes: int) -> int:
+    """Two tasks per core of the cluster (executors' cores, or the local threads), more for large inputs."""
+    return max(2 * spark.sparkContext.defaultParallelism, math.ceil(nbytes / BYTES_PER_PARTITION))
+
+
+def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None) -> int:
+    """Code generation and shuffle parallelism by input size, unless --conf set them; returns the partitions."""
+    conf = conf or {}
+    if CODEGEN not in conf:
+        spark.conf.set(CODEGEN, "false" if nbytes < SMALL_INPUT_BYTES else "true")
+    n = int(conf[SHUFFLE]) if SHUFFLE in conf else partitions(spark, nbytes)
+    spark.conf.set(SHUFFLE, str(n))
+    return n
 
 
 def parse_conf(pairs: list[str] | None) -> dict[str, str]:

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
-# (pyproject.toml), and the Debian packages the tests need (Java for Spark, Chromium for the
-# HTML report test). Idempotent: a second run only checks.
+# (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), and
+# the Debian packages the tests need (Java for Spark, Chromium for the HTML report test, iproute2
+# for the second-host test). Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_apt=()
 command -v java >/dev/null 2>&1 || want_apt+=(default-jre-headless)
 if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ] && ! command -v chromium >/dev/null 2>&1; then want_apt+=(chromium); fi
+command -v ip >/dev/null 2>&1 || want_apt+=(iproute2)
 if [ ${#want_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "bootstrap: installing ${want_apt[*]} from Debian" >&2
@@ -28,3 +30,6 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q '.[dev]'
   touch "$stamp"
 fi
+# Spark resolves the jars once into .venv/spark-ivy; later builds start without a registry.
+timeout 600 .venv/bin/python -m reports.deltajars >/dev/null 2>.venv/spark-ivy.log || {
+  cat .venv/spark-ivy.log >&2; echo "bootstrap: could not resolve Delta Lake's jars" >&2; exit 1; }

@@ -20,7 +20,7 @@ def test_latest_run_per_implementation(built):
     _, report = built
     latest = {i["name"]: i["run_id"][:2] for i in report["implementations"]}
     assert latest == {"alpha": "a3", "beta": "b4", EVIL: "g1", "delta": "d1"}
-    # 3 alpha + 4 beta + gamma + delta runs; the truncated line, the duplicate and the bogus outcome are gone.
+    # 3 alpha + 4 beta + gamma + delta runs; the truncated line and the duplicate are gone.
     assert report["totals"] == {"runs": 9, "records": 5 + 5 + 5 + 3 + 2 + 3 + 3 + 5 + 5, "implementations": 4}
 
 
@@ -119,16 +119,13 @@ def test_level_pass_rates(built):
     assert r["level_pass_rates"]["beta"] == {"MUST": 0.0, "SHOULD": 1.0}
 
 
-def test_store_is_partitioned_by_spec_and_date(built):
+def test_store_is_a_delta_table_partitioned_by_date(built):
     out, _ = built
-    parts = sorted(p.relative_to(out / "parquet").as_posix()
-                   for p in (out / "parquet").glob("spec=*/date=*") if p.is_dir())
-    assert parts == [
-        "spec=ce-amqp/date=2026-11-01", "spec=ce-amqp/date=2026-11-02", "spec=ce-amqp/date=2026-11-03",
-        "spec=ce-amqp/date=2026-11-04",
-        "spec=rabbitmq-address@4.0/date=2026-11-01", "spec=rabbitmq-address@4.0/date=2026-11-02",
-        "spec=rabbitmq-address@4.0/date=2026-11-03",
-    ]
+    records = out / "store" / "records"
+    assert (records / "_delta_log").is_dir()
+    parts = sorted(p.name for p in records.glob("date=*") if p.is_dir())
+    assert parts == ["date=2026-11-01", "date=2026-11-02", "date=2026-11-03", "date=2026-11-04"]
+    assert (out / "store" / "runs" / "_delta_log").is_dir() and (out / "store" / "flaky" / "_delta_log").is_dir()
 
 
 def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
@@ -137,7 +134,7 @@ def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
 
     out, report = built
     again = tmp_path / "again"
-    assert build.run([str(out / "parquet")], str(again), spark=spark, clause_dir=str(out)) == 0
+    assert build.run([str(out / "store")], str(again), spark=spark, clause_dir=str(out)) == 0
     rebuilt = json.loads((again / "compliance.json").read_text())
     for key in ("implementations", "verdicts", "history", "diff", "flaky", "totals"):
         assert rebuilt[key] == report[key], key
@@ -145,6 +142,21 @@ def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
     assert build.run([str(results["beta"])], str(again), spark=spark, accumulate=True) == 0
     acc = json.loads((again / "compliance.json").read_text())
     assert acc["totals"] == report["totals"]
+
+
+def test_as_of_rebuilds_a_past_version(built, spark, clause_dir, tmp_path, capsys):
+    """Time travel: the report of the store's version 0 equals the build that wrote it; a date before
+    the store existed is an input error."""
+    from reports import build
+
+    out, report = built
+    old = tmp_path / "old"
+    assert build.run([], str(old), spark=spark, store=str(out / "store"), as_of="0", clause_dir=str(clause_dir)) == 0
+    again = json.loads((old / "compliance.json").read_text())
+    for key in ("implementations", "verdicts", "matrix", "history", "diff", "flaky", "totals"):
+        assert again[key] == report[key], key
+    assert build.run([], str(tmp_path / "older"), spark=spark, store=str(out / "store"), as_of="2000-01-01") == 2
+    assert "no store version as of 2000-01-01" in capsys.readouterr().err
 
 
 def test_build_from_one_mixed_folder(built, spark, results, tmp_path):

@@ -3,6 +3,7 @@ skip that line and say which file it was in; every complete record is still read
 from __future__ import annotations
 
 import json
+import sys
 
 from reportdata import record
 
@@ -22,8 +23,7 @@ def test_gate_reader_names_the_cut_line_and_keeps_the_rest(tmp_path, capsys):
 
     path = cut_file(tmp_path)
     reading = read_plain.read_latest([str(path)])
-    assert len(reading.rows) == 3 and reading.skipped_lines == 1
-    assert f"skipped 1 line(s) that are not complete records ({path} line 4)" in capsys.readouterr().err
+    assert len(reading.rows) == 3 and reading.problems.torn == [(str(path), 4)] and not reading.problems.errors
 
 
 def test_spark_reader_names_the_cut_file_and_keeps_the_rest(spark, tmp_path, capsys):
@@ -35,5 +35,9 @@ def test_spark_reader_names_the_cut_file_and_keeps_the_rest(spark, tmp_path, cap
     (whole / "ok.jsonl").write_text(path.read_text(encoding="utf-8")[:-len(CUT)], encoding="utf-8")
     inputs = read.classify(spark, [str(path), str(whole)])
     assert [p.endswith("crashed.jsonl") for p in inputs.incomplete] == [True]
-    assert "crashed.jsonl: the last line is not a complete record" in capsys.readouterr().err
+    problems, n_valid = read.check(spark, read.read_raw(spark, inputs), inputs)
+    assert not problems.errors and n_valid == 6
+    assert [(w.endswith("crashed.jsonl"), n) for w, n in problems.torn] == [(True, 4)]
+    problems.say("reports build", sys.stderr)
+    assert "crashed.jsonl:4: the last line is not a complete record" in capsys.readouterr().err
     assert read.read_results(spark, inputs).count() == 6
