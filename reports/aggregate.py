@@ -49,6 +49,7 @@ def project(df: DataFrame) -> DataFrame:
         "run_id", "run_started", F.unix_micros(F.try_to_timestamp("run_started")).alias("run_us"),
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
+        "clause_outcomes", "failed_step", "error_kind", "notes", "set_by",
         _case(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
@@ -93,24 +94,57 @@ def pick_runs(spark, runs: list[dict]) -> tuple[dict, DataFrame]:
     return newest, F.broadcast(spark.range(1).select(F.inline(rows)))
 
 
+def clause_rows(d: DataFrame) -> DataFrame:
+    """One row per clause a record judged, with that clause's own outcome (`clause_outcome`, `clause_sev`).
+
+    A record carries `clause_outcomes` (docs/results.md): a failure counts only against the clauses
+    its failing check judged, and a clause it never reached gets no row. A schema version 1 record
+    has none: each of its clauses takes the record's outcome.
+    """
+    per_clause = F.when(F.col("clause_outcomes").isNotNull(), F.map_entries("clause_outcomes")).otherwise(
+        F.transform("clause_ids", lambda c: F.struct(c.alias("key"), F.col("outcome").alias("value"))))
+    return (d.withColumn("_c", F.explode(per_clause))
+             .withColumn("clause_id", F.col("_c.key"))
+             .withColumn("clause_outcome", F.col("_c.value"))
+             .withColumn("clause_sev", _case(F.col("clause_outcome"), SEVERITY))
+             .drop("_c"))
+
+
 def cells(latest: DataFrame) -> list[dict]:
     """The matrix: one cell per clause x implementation of the latest runs, its worst outcome first.
 
-    A vector that checks several clauses counts in each of them.
+    A cell counts each record by the outcome of that clause in it (clause_rows); its vectors carry
+    the evidence: the step that decided, the error kind, the notes.
     """
-    rows = (latest
-            .withColumn("clause_id", F.explode("clause_ids"))
+    counts = [F.sum(F.when(F.col("clause_outcome") == o, 1).otherwise(0)).alias(f"n_{o}") for o in OUTCOME_ORDER]
+    rows = (clause_rows(latest)
             .groupBy("spec", "spec_revision", "clause_id", "impl")
-            .agg(F.max("sev").alias("worst"), F.collect_set("level").alias("levels"),
-                 F.collect_list(F.struct("vector_id", "test_id", "level", "outcome",
-                                         "expected_outcome", "message")).alias("vectors"),
-                 *_outcome_counts())
+            .agg(F.max("clause_sev").alias("worst"), F.collect_set("level").alias("levels"),
+                 F.collect_list(F.struct("vector_id", "test_id", "level", "outcome", "clause_outcome",
+                                         "expected_outcome", "message", "failed_step", "error_kind",
+                                         "notes")).alias("vectors"),
+                 *counts)
             .collect())
     return [{"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"],
              "impl": r["impl"], "worst": BY_SEVERITY[r["worst"]], "counts": _counts(r),
              "levels": sorted(x for x in r["levels"] if x is not None),
-             "vectors": [v.asDict() for v in r["vectors"]]}
+             "vectors": [_vector(v) for v in r["vectors"]]}
             for r in rows]
+
+
+def _vector(v) -> dict:
+    out = v.asDict(recursive=True)
+    out["notes"] = list(out.get("notes") or [])
+    return out
+
+
+def header_sources(latest: DataFrame) -> list[dict]:
+    """OpenMessaging: who set each header the latest rows checked, per implementation (`set_by`)."""
+    rows = (latest.where(F.col("set_by").isNotNull())
+            .select("impl", F.explode("set_by").alias("header", "source"))
+            .groupBy("impl", "header").agg(F.collect_set("source").alias("sources"))
+            .collect())
+    return [{"impl": r["impl"], "header": r["header"], "sources": sorted(r["sources"])} for r in rows]
 
 
 def level_counts(latest: DataFrame) -> list[dict]:
@@ -141,6 +175,7 @@ def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
         latest = pair.where("which = 1")
         agg.cells = cells(latest)
         agg.level_counts = level_counts(latest)
+        agg.header_sources = header_sources(latest)
         agg.diff = diff(pair)
     finally:
         pair.unpersist()

@@ -34,7 +34,8 @@ def compute(con, parquet_glob: str) -> Aggregates:
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
                run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
                coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
-               expected_outcome, message, {_case('outcome', SEVERITY)} AS sev
+               expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by,
+               {_case('outcome', SEVERITY)} AS sev
         FROM (SELECT *, try_cast(run_started AS TIMESTAMPTZ) AS ts
               FROM read_parquet('{parquet_glob}', union_by_name = true))
         WHERE ts IS NOT NULL AND run_id IS NOT NULL AND implementation.name IS NOT NULL
@@ -59,16 +60,33 @@ def compute(con, parquet_glob: str) -> Aggregates:
     con.executemany("INSERT INTO keys VALUES (?, ?, ?)", keys)
     con.execute("""CREATE OR REPLACE TEMP TABLE latest AS
                    SELECT d.* FROM d JOIN keys USING (impl, run_id) WHERE which = 1""")
+    # A clause's own outcome in each record (reports/aggregate.py clause_rows): the record's
+    # clause_outcomes, or for a schema version 1 record the record's outcome for every clause.
+    clause_sev = _case("c.value", SEVERITY)
+    clause_counts = ", ".join(f"sum(CASE WHEN c.value = '{o}' THEN 1 ELSE 0 END) AS n_{o}" for o in OUTCOME_ORDER)
     agg.cells = [
         {"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"], "impl": r["impl"],
          "worst": BY_SEVERITY[r["worst"]], "counts": _counts(r),
-         "levels": sorted(x for x in r["levels"] if x is not None), "vectors": r["vectors"]}
+         "levels": sorted(x for x in r["levels"] if x is not None),
+         "vectors": [{**v, "notes": list(v["notes"] or [])} for v in r["vectors"]]}
         for r in _dicts(con.execute(f"""
-            SELECT spec, spec_revision, clause_id, impl, max(sev) AS worst, list(DISTINCT level) AS levels,
+            SELECT spec, spec_revision, c.key AS clause_id, impl, max({clause_sev}) AS worst,
+                   list(DISTINCT level) AS levels,
                    list({{'vector_id': vector_id, 'test_id': test_id, 'level': level, 'outcome': outcome,
-                          'expected_outcome': expected_outcome, 'message': message}}) AS vectors, {_COUNTS}
-            FROM (SELECT *, unnest(clause_ids) AS clause_id FROM latest)
-            GROUP BY spec, spec_revision, clause_id, impl"""))
+                          'clause_outcome': c.value, 'expected_outcome': expected_outcome, 'message': message,
+                          'failed_step': failed_step, 'error_kind': error_kind, 'notes': notes}}) AS vectors,
+                   {clause_counts}
+            FROM (SELECT *, unnest(CASE WHEN clause_outcomes IS NOT NULL THEN map_entries(clause_outcomes)
+                                        ELSE list_transform(clause_ids, lambda x: {{'key': x, 'value': outcome}}) END) AS c
+                  FROM latest)
+            GROUP BY spec, spec_revision, c.key, impl"""))
+    ]
+    agg.header_sources = [
+        {"impl": r["impl"], "header": r["header"], "sources": sorted(r["sources"])}
+        for r in _dicts(con.execute("""
+            SELECT impl, e.key AS header, list(DISTINCT e.value) AS sources
+            FROM (SELECT impl, unnest(map_entries(set_by)) AS e FROM latest WHERE set_by IS NOT NULL)
+            GROUP BY impl, e.key"""))
     ]
     agg.level_counts = [
         {**r, "n": int(r["n"])} for r in _dicts(con.execute("""

@@ -1,19 +1,25 @@
 """`reports gate`: fail CI on failures that no active expectation covers.
 
 Exit codes (also in --help and docs/reports.md):
-  0  every fail / error / xfail in the latest runs is covered by an active expectation
-  1  at least one is not covered: a new regression (or an expectation that expired)
+  0  every fail / xfail in the latest runs is covered by an active expectation listing that
+     deviation, and every error by one saying the vector is known not to be judged there
+     (`outcome: error`, docs/verdicts.md)
+  1  at least one is not covered: a new regression, a vector newly not judged, or an
+     expectation that expired
   2  usage or input error: a missing or unreadable results path, a malformed
      expectations file, an invalid record (a line that does not parse other than
      a torn last line, a missing required field, an unknown outcome; named by
      file:line), or no result records at all
-  3  only with --strict: nothing uncovered, but some expectation has expired
-     or is stale (every result it matches now passes)
+  3  only with --strict: nothing uncovered, but some expectation has expired,
+     is stale (every result it matches now passes), or lists a deviation on rows that
+     are no longer judged (error or not_applicable: they confirm nothing)
 
 xfail rows count as failures here: the plugin marked them against the
 expectations it had at run time, and the gate judges them again against the
 files it is given, so that an expectation that expired since still fails the
-build. Plain Python on purpose: no JVM start-up in the CI gate.
+build. A clause-glob entry covers a failing row only through a clause the row
+fails (its clause_outcomes), never through one it merely cites. Plain Python on
+purpose: no JVM start-up in the CI gate.
 """
 from __future__ import annotations
 
@@ -42,7 +48,16 @@ class GateResult:
     uncovered: list[dict] = field(default_factory=list)
     expired: list = field(default_factory=list)            # (expectation, rows it would cover)
     stale: list = field(default_factory=list)              # (expectation, rows it matches)
+    unjudged: list = field(default_factory=list)           # (deviation entry, its rows: all error / not_applicable)
     unused: list = field(default_factory=list)             # active, matches no row at all
+
+
+def blamed(row: dict) -> list[str]:
+    """The clauses a failing row fails; a schema version 1 row blames every clause it cites."""
+    outcomes = row.get("clause_outcomes")
+    if outcomes is None:
+        return list(row["clause_ids"])
+    return [c for c, o in outcomes.items() if o in ("fail", "xfail")]
 
 
 def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
@@ -50,7 +65,9 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
     for row in rows:
         if row["outcome"] not in FAILING:
             continue
-        e = exp_mod.find(expectations, row["impl"], row["vector_id"], row["clause_ids"], today)
+        clauses = list(row["clause_ids"]) if row["outcome"] == "error" else blamed(row)
+        e = exp_mod.find(expectations, row["impl"], row["vector_id"], clauses, today,
+                         outcome=row["outcome"], error_kind=row.get("error_kind"))
         if e is None:
             res.uncovered.append(row)
         else:
@@ -63,6 +80,8 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
             res.unused.append(e)
         elif all(r["outcome"] in PASSING for r in matched):
             res.stale.append((e, matched))
+        elif e.outcome == "fail" and all(r["outcome"] in ("error", "not_applicable") for r in matched):
+            res.unjudged.append((e, matched))
     return res
 
 
@@ -82,9 +101,14 @@ def report(res: GateResult, out=sys.stdout) -> None:
               + (f"; {len(would)} failing result(s) it matched now count" if would else ""), file=out)
     for e, matched in res.stale:
         print(f"STALE {_describe(e)}: all {len(matched)} matching result(s) pass; remove the entry", file=out)
+    for e, matched in res.unjudged:
+        outcomes = ", ".join(sorted({r["outcome"] for r in matched}))
+        print(f"NOT JUDGED {_describe(e)}: lists a deviation, but its {len(matched)} result(s) are {outcomes}, "
+              "which confirm nothing; remove the entry or fix what keeps the vector from being judged", file=out)
     print(f"gate: {res.rows} result(s) from the latest run of {len(res.implementations)} implementation(s); "
           f"{len(res.uncovered)} uncovered failure(s), {len(res.covered)} covered, "
-          f"{len(res.expired)} expired and {len(res.stale)} stale expectation(s)", file=out)
+          f"{len(res.expired)} expired, {len(res.stale)} stale and {len(res.unjudged)} not-judged expectation(s)",
+          file=out)
 
 
 def run(results: list[str], expectation_paths: list[str], today: dt.date | None = None,
@@ -108,6 +132,6 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
     report(res)
     if res.uncovered:
         return EXIT_UNCOVERED
-    if strict and (res.expired or res.stale):
+    if strict and (res.expired or res.stale or res.unjudged):
         return EXIT_STRICT
     return EXIT_OK

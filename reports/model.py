@@ -30,6 +30,8 @@ class Aggregates:
     diff: list[dict] = field(default_factory=list)
     # impl, vector_id, pairs, changes; only vectors with changes > 0
     flaky: list[dict] = field(default_factory=list)
+    # latest run, OpenMessaging: impl, header, sources (who set the value the rows checked)
+    header_sources: list[dict] = field(default_factory=list)
 
 
 def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
@@ -208,4 +210,14 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "history": history,
         "diff": diff,
         "flaky": flaky,
+        "header_support": header_support(agg.header_sources),
     }
+
+
+def header_support(rows: list[dict]) -> list[dict]:
+    """OpenMessaging headers x implementations: who set the values the latest run checked
+    (docs/verdicts.md, "Who set each value"): broker, client-library, mapping, consumer-context, nobody."""
+    by_header: dict[str, dict[str, list[str]]] = {}
+    for r in rows:
+        by_header.setdefault(r["header"], {})[r["impl"]] = sorted(r["sources"])
+    return [{"header": h, "implementations": dict(sorted(impls.items()))} for h, impls in sorted(by_header.items())]

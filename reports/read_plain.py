@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from . import timeutil, validate
 
-COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message")
+COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
+           "clause_outcomes", "error_kind")
 
 
 # _files' base for a Delta table's data files: no partition folders to parse, `spec` is a column.
@@ -120,8 +121,16 @@ def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problem
 def _offer(rec: dict, latest: _Latest) -> None:
     row = {c: rec.get(c) for c in COLUMNS}
     impl = row["impl"] = rec["implementation"]["name"]
-    row["clause_ids"] = row["clause_ids"] or []
+    _tidy(row)
     latest.offer(impl, row)
+
+
+def _tidy(row: dict) -> None:
+    """clause_ids a list; clause_outcomes a dict (Parquet hands a map as (key, value) pairs) or None
+    for a schema version 1 record."""
+    row["clause_ids"] = row["clause_ids"] or []
+    co = row.get("clause_outcomes")
+    row["clause_outcomes"] = dict(co) if isinstance(co, (list, dict)) else None
 
 
 def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, problems: validate.Problems) -> None:
@@ -154,7 +163,8 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
         return
     # Only the chosen run ids; the impl check happens when the rows are offered.
     wanted = sorted({k[1] for k in newest.values()})
-    cols = {c: pc.field(c) for c in COLUMNS}
+    # Columns an older store lacks read as None.
+    cols = {c: pc.field(c) for c in COLUMNS if c in dataset.schema.names}
     cols["impl"] = impl
     rows = []
     for frag in dataset.get_fragments(filter=None):
@@ -166,7 +176,9 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
             problems.add(row["file"], None, f"a record with {why}")
             continue
         del row["file"]
-        row["clause_ids"] = row["clause_ids"] or []
+        for c in COLUMNS:
+            row.setdefault(c, None)
+        _tidy(row)
         latest.offer(row["impl"], row)
 
 

@@ -33,6 +33,7 @@ blockquote{margin:6px 0;padding:6px 12px;border-left:4px solid #90a4ae;backgroun
 details{background:#fff;border:1px solid #ddd;margin:4px 0;padding:4px 10px}
 details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospace,monospace}
 .msg{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px;max-width:70ch}
+.note{color:#555;font-style:italic}
 .muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0}
 #filter{padding:4px 8px;width:26em}.hidden{display:none}
 """
@@ -159,17 +160,53 @@ def _drilldown(report: dict, ids: dict) -> str:
         quote = (f"<blockquote>{_e(row['quote'])}</blockquote>" if row.get("quote")
                  else '<p class="muted">Clause text not available (no clause file for this spec).</p>')
         lines = ["<table><tr><th>Implementation</th><th>Vector</th><th>Level</th><th>Expected</th>"
-                 "<th>Observed</th><th>Message</th></tr>"]
+                 "<th>This clause</th><th>Decided by</th><th>Message</th></tr>"]
         for impl, cell in sorted(row["cells"].items()):
             for v in cell["vectors"]:
+                mine = v.get("clause_outcome") or v["outcome"]
+                shown = mine if mine == v["outcome"] else f"{mine} (row: {v['outcome']})"
+                notes = "".join(f'<div class="note">note: {_e(n)}</div>' for n in v.get("notes") or [])
                 lines.append(f"<tr><td>{_e(impl)}</td><td><code>{_e(v['vector_id'])}</code></td><td>{_e(v['level'])}</td>"
                              f"<td>{_e(v['expected_outcome'])}</td>"
-                             f'<td class="c o-{_e(v["outcome"])}">{_e(v["outcome"])}</td>'
-                             f'<td class="msg">{_e(v["message"])}</td></tr>')
+                             f'<td class="c o-{_e(mine)}">{_e(shown)}</td>'
+                             f"<td>{_e(decided_by(v))}</td>"
+                             f'<td class="msg">{_e(v["message"])}{notes}</td></tr>')
         lines.append("</table>")
         out.append(f'<details id="{ids[key]}"><summary>{_e(row["clause_id"])} '
                    f'<span class="muted">{_e(row["level"])}</span></summary>{quote}{"".join(lines)}</details>')
     return "".join(out) or "<p class=muted>No clauses.</p>"
+
+
+def decided_by(v: dict) -> str:
+    """The step that decided a row, in words: "step 2 send (check of 1 clause)", "setup failed: step 1
+    attach_sender", "observation broke: step 3 queue_get", "adapter: not judged"."""
+    step, kind = v.get("failed_step"), v.get("error_kind")
+    where = ""
+    if step:
+        where = f"step {step['index']} {step['action']}" if step.get("index") else step.get("action") or ""
+    if kind:
+        return f"{kind}: {where}".rstrip(": ") if where else f"{kind}: not judged"
+    if step:
+        n = len(step.get("clause_ids") or [])
+        return f"{where} ({step.get('role')} of {n} clause{'s' if n != 1 else ''})"
+    return ""
+
+
+def _header_support(report: dict) -> str:
+    rows = report.get("header_support") or []
+    if not rows:
+        return "<p class=muted>No OpenMessaging rows in the latest runs.</p>"
+    impls = sorted({i for r in rows for i in r["implementations"]})
+    out = ["<p class=muted>Who set the value of each header the latest run checked (docs/verdicts.md, "
+           "\"Who set each value\"): <b>broker</b> and <b>client-library</b> (the product's own client) are the "
+           "product's; <b>mapping</b> is mqconform's OpenMessaging mapping, which earns the broker only the "
+           "carrying; <b>consumer-context</b> is where the consumer read it; <b>nobody</b>: absent.</p>",
+           "<table><tr><th>Header</th>" + "".join(f"<th>{_e(i)}</th>" for i in impls) + "</tr>"]
+    for r in rows:
+        cells = "".join(f"<td>{_e(', '.join(r['implementations'].get(i, [])) or '·')}</td>" for i in impls)
+        out.append(f"<tr><td><code>{_e(r['header'])}</code></td>{cells}</tr>")
+    out.append("</table>")
+    return "".join(out)
 
 
 def _diff(report: dict) -> str:
@@ -221,5 +258,6 @@ def render(report: dict) -> str:
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
+        f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{_header_support(report)}</section>'
         f"</main><script>{JS}</script></body></html>\n"
     )

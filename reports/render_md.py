@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
+from .render_html import decided_by
 
 ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
@@ -53,7 +54,9 @@ def render(report: dict) -> str:
     if not failing:
         lines.append("None.")
     for row, impl, cell in failing[:MAX_LIST]:
-        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}")
+        worst = [v for v in cell["vectors"] if (v.get("clause_outcome") or v["outcome"]) == cell["worst"]]
+        how = f" ({decided_by(worst[0])})" if worst and decided_by(worst[0]) else ""
+        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}{_cell(how)}")
     if len(failing) > MAX_LIST:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
 
@@ -78,4 +81,15 @@ def render(report: dict) -> str:
                      f"({f['changes']}/{f['pairs']})")
     if len(report["flaky"]) > MAX_LIST:
         lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
+
+    support = report.get("header_support") or []
+    if support:
+        impls = sorted({i for r in support for i in r["implementations"]})
+        lines += ["", "## OpenMessaging: who set each header", "",
+                  "broker / client-library: the product's; mapping: mqconform's mapping (the broker carried it); "
+                  "consumer-context: where the consumer read it; nobody: absent.", "",
+                  "| Header | " + " | ".join(_cell(i) for i in impls) + " |", "|---" * (len(impls) + 1) + "|"]
+        for r in support:
+            lines.append(f"| {_cell(r['header'])} | "
+                         + " | ".join(_cell(", ".join(r["implementations"].get(i, [])) or "·") for i in impls) + " |")
     return "\n".join(lines) + "\n"

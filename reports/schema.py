@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from pyspark.sql import types as T
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 IMPLEMENTATION = T.StructType([
     T.StructField("name", T.StringType()),
     T.StructField("kind", T.StringType()),
     T.StructField("version", T.StringType()),
     T.StructField("provenance", T.MapType(T.StringType(), T.StringType())),
+])
+
+FAILED_STEP = T.StructType([
+    T.StructField("index", T.IntegerType()),
+    T.StructField("action", T.StringType()),
+    T.StructField("role", T.StringType()),
+    T.StructField("clause_ids", T.ArrayType(T.StringType())),
 ])
 
 RESULT_SCHEMA = T.StructType([
@@ -29,6 +36,11 @@ RESULT_SCHEMA = T.StructType([
     T.StructField("spec_revision", T.StringType()),
     T.StructField("clause_ids", T.ArrayType(T.StringType())),
     T.StructField("level", T.StringType()),
+    T.StructField("clause_outcomes", T.MapType(T.StringType(), T.StringType())),
+    T.StructField("failed_step", FAILED_STEP),
+    T.StructField("error_kind", T.StringType()),
+    T.StructField("notes", T.ArrayType(T.StringType())),
+    T.StructField("set_by", T.MapType(T.StringType(), T.StringType())),
     T.StructField("test_id", T.StringType()),
     T.StructField("vector_id", T.StringType()),
     T.StructField("vector_status", T.StringType()),
@@ -61,6 +73,12 @@ def arrow_schema():
         ("spec_revision", pa.string()),
         ("clause_ids", pa.list_(pa.string())),
         ("level", pa.string()),
+        ("clause_outcomes", pa.map_(pa.string(), pa.string())),
+        ("failed_step", pa.struct([("index", pa.int32()), ("action", pa.string()), ("role", pa.string()),
+                                   ("clause_ids", pa.list_(pa.string()))])),
+        ("error_kind", pa.string()),
+        ("notes", pa.list_(pa.string())),
+        ("set_by", pa.map_(pa.string(), pa.string())),
         ("test_id", pa.string()),
         ("vector_id", pa.string()),
         ("vector_status", pa.string()),

@@ -21,10 +21,15 @@ expectations:
     reason: TTL not set
   - implementation: beta
     clause: "ce-amqp/3.1/*"
-    reason: known prefix bug, and the adapter breaks on v2
+    reason: known prefix bug
     expires: 2027-01-01
+  - implementation: beta
+    vector: ce-amqp.v2
+    outcome: error
+    reason: the adapter breaks on v2 (known not to be judged)
   - implementation: "gamma*"
     vector: ce-amqp.v2
+    outcome: error
     reason: harness error
   - implementation: delta
     vector: "ce-amqp.v*"
@@ -90,7 +95,8 @@ def test_expired_expectation(files):
     r = gate("--results", *res, "--expectations", exp(d, "expired.yaml", text))
     assert r.returncode == 1
     assert "EXPIRED" in r.stdout and "expired on 2026-11-20; 2 failing result(s) it matched now count" in r.stdout
-    assert "UNCOVERED xfail: beta ce-amqp.v1" in r.stdout and "UNCOVERED error: beta ce-amqp.v2" in r.stdout
+    # the xfail counts again; the error stays covered by its own entry (known not to be judged)
+    assert "UNCOVERED xfail: beta ce-amqp.v1" in r.stdout and "UNCOVERED error: beta ce-amqp.v2" not in r.stdout
     # The day of expiry itself still counts (Expectation.active: today <= expires).
     r = gate("--results", *res, "--expectations", exp(d, "today.yaml", text.replace("2026-11-20", TODAY)))
     assert r.returncode == 0
@@ -156,3 +162,35 @@ def test_help_documents_exit_codes():
     assert r.returncode == 0
     for code in ("0  every fail", "1  uncovered", "2  usage", "3  with --strict"):
         assert code in r.stdout
+
+
+def test_errors_need_an_entry_saying_they_are_not_judged(files):
+    d, res = files
+    # A deviation entry (outcome fail, the default) never covers an error row, and says so.
+    text = COVER_ALL.replace("    outcome: error\n    reason: harness error", "    reason: harness error")
+    r = gate("--results", *res, "--expectations", exp(d, "deviation-on-error.yaml", text))
+    assert r.returncode == 1
+    assert "UNCOVERED error: gamma" in r.stdout
+    assert "NOT JUDGED" in r.stdout and "which confirm nothing" in r.stdout
+    # An error entry of another kind does not cover it either.
+    kinded = COVER_ALL.replace("    reason: harness error", "    error_kind: adapter\n    reason: harness error")
+    r = gate("--results", *res, "--expectations", exp(d, "kind.yaml", kinded))
+    assert r.returncode == 1 and "UNCOVERED error: gamma" in r.stdout
+
+
+def test_a_clause_glob_covers_a_failure_only_through_a_clause_it_fails(tmp_path):
+    import json
+    row = {"schema_version": 2, "run_id": "r" * 32, "run_started": "2026-11-21T10:00:00.000Z", "suite_version": "0",
+           "vectors_digest": "sha256:x", "spec": "ce-amqp", "spec_revision": "1", "level": "MUST",
+           "clause_ids": ["ce-amqp/3.1/prefix", "ce-amqp/3.2/type"],
+           "clause_outcomes": {"ce-amqp/3.1/prefix": "pass", "ce-amqp/3.2/type": "fail"},
+           "failed_step": {"index": None, "action": "encode", "role": "check", "clause_ids": ["ce-amqp/3.2/type"]},
+           "error_kind": None, "notes": [], "set_by": {}, "test_id": "t", "vector_id": "ce-amqp.v9",
+           "vector_status": "stable", "implementation": {"name": "alpha", "kind": "codec", "version": "1", "provenance": {}},
+           "adapter": None, "outcome": "fail", "expected_outcome": "pass", "message": "m", "started": "x", "duration_s": 0.1}
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps(row) + "\n")
+    on_cited = exp(tmp_path, "cited.yaml", 'expectations:\n  - {implementation: alpha, clause: "ce-amqp/3.1/*", reason: r}\n')
+    assert gate("--results", str(results), "--expectations", on_cited).returncode == 1
+    on_failed = exp(tmp_path, "failed.yaml", 'expectations:\n  - {implementation: alpha, clause: "ce-amqp/3.2/*", reason: r}\n')
+    assert gate("--results", str(results), "--expectations", on_failed).returncode == 0
