@@ -54,6 +54,10 @@ def line_problem(line: str) -> tuple[dict | None, str | None]:
     return (None, why) if why else (rec, None)
 
 
+def _shown(where: str) -> str:
+    return where[len("file:"):] if where.startswith("file:/") else where
+
+
 class Problems:
     """Problems found in the inputs, in order: (file, line or None, why); the torn last lines apart."""
 
@@ -65,12 +69,13 @@ class Problems:
         self.errors.append((where, line, why))
 
     def say(self, prog: str, out, most: int = 10) -> None:
-        """One line per torn last line (tolerated) and per error (the first `most`)."""
+        """One line per torn last line (tolerated) and per error (the first `most`); a local file is named
+        by its path, as the user gave it (Hadoop's `file:` prefix dropped), so that build and gate agree."""
         for where, n in self.torn:
-            print(f"{prog}: {where}:{n}: the last line is not a complete record (a run killed while "
+            print(f"{prog}: {_shown(where)}:{n}: the last line is not a complete record (a run killed while "
                   "writing?); skipped", file=out)
         for where, n, why in self.errors[:most]:
-            print(f"{prog}: {where}{f':{n}' if n else ''}: {why}", file=out)
+            print(f"{prog}: {_shown(where)}{f':{n}' if n else ''}: {why}", file=out)
         if len(self.errors) > most:
             print(f"{prog}: ... and {len(self.errors) - most} more invalid record(s)", file=out)
         if self.errors:

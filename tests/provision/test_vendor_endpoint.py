@@ -153,7 +153,9 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
         prov = r["implementation"]["provenance"]
         assert prov["endpoint"] == f"amqp://vendor:***@{host}:{port}", prov
         assert prov["server_cluster_name"] == cluster and prov["server_product"] == "RabbitMQ", (r["vector_id"], prov)
-        assert r["outcome"] != "error", (r["vector_id"], r["message"])
+        # not judged only for the vector's own reasons (docs/verdicts.md), never because the broker was unusable
+        assert r["outcome"] != "error" or r["error_kind"] in ("precondition", "adapter", "observation"), \
+            (r["vector_id"], r["message"])
     assert all("container.name" in r["implementation"]["provenance"] and "endpoint" not in r["implementation"]["provenance"]
                for r in theirs)
     logins = rt.logs(tail=100000).count("user 'vendor' authenticated")

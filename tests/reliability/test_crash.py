@@ -65,5 +65,5 @@ def test_killed_run_results_are_readable_and_its_container_is_swept_by_the_next_
 
     build_rc, build_out, build_err = finish(build)
     assert build_rc == 0, build_err[-3000:]
-    assert f"{cut}: the last line is not a complete record" in build_err, build_err[-3000:]
+    assert f"{cut}:{len(rows) + 1}: the last line is not a complete record" in build_err, build_err[-3000:]
     assert f"reports build: {len(rows)} records, 1 runs" in build_out, build_out

@@ -26,20 +26,20 @@ def test_a_new_nullable_column_is_added_to_an_existing_table(spark, tmp_path):
     assert store.write_records(old, where, replace=False, partitions=2) == 0
     new = (records(spark, tmp_path, "new", [record("alpha", "codec", "a2", "2026-11-02T00:00:00Z", "1.0",
                                                    "sha256:d", "ce-amqp.v1", "fail")])
-           .withColumn("clause_outcomes", F.create_map(F.lit("ce-amqp/3.1/prefix"), F.lit("fail")))
-           .withColumn("failed_step", F.struct(F.lit("decode").alias("step"), F.lit(2).alias("index")))
-           .withColumn("notes", F.lit(None).cast("string")))
+           .withColumn("x_outcomes", F.create_map(F.lit("ce-amqp/3.1/prefix"), F.lit("fail")))
+           .withColumn("x_step", F.struct(F.lit("decode").alias("step"), F.lit(2).alias("index")))
+           .withColumn("x_note", F.lit(None).cast("string")))
     assert store.write_records(new, where, replace=False, partitions=2) == 1
     got = {r["run_id"][:2]: r for r in store.read_records(spark, where).collect()}
-    assert got["a1"]["clause_outcomes"] is None and got["a1"]["failed_step"] is None
-    assert got["a2"]["clause_outcomes"] == {"ce-amqp/3.1/prefix": "fail"} and got["a2"]["failed_step"]["step"] == "decode"
+    assert got["a1"]["x_outcomes"] is None and got["a1"]["x_step"] is None
+    assert got["a2"]["x_outcomes"] == {"ce-amqp/3.1/prefix": "fail"} and got["a2"]["x_step"]["step"] == "decode"
     # The schema the code knows (today's) and an extended one both read the table.
     assert store.read_records(spark, where).columns[:len(RESULT_SCHEMA.fields)] == [f.name for f in RESULT_SCHEMA.fields]
-    wider = T.StructType([*RESULT_SCHEMA.fields, T.StructField("error_kind", T.StringType())])
+    wider = T.StructType([*RESULT_SCHEMA.fields, T.StructField("x_kind", T.StringType())])
     row = store.conform(spark.read.format("delta").load(f"{where}/records"), wider).where("run_id LIKE 'a1%'").first()
-    assert row["error_kind"] is None and row["clause_outcomes"] is None
+    assert row["x_kind"] is None and row["x_outcomes"] is None
     # The version before the new columns reads as it was (time travel).
-    assert "clause_outcomes" not in spark.read.format("delta").option("versionAsOf", 0).load(f"{where}/records").columns
+    assert "x_outcomes" not in spark.read.format("delta").option("versionAsOf", 0).load(f"{where}/records").columns
 
 
 def test_the_same_run_twice_changes_nothing(spark, tmp_path):
