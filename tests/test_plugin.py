@@ -120,3 +120,36 @@ def test_unknown_clause_marker_is_rejected(project):
     result = run(project, "test_marker.py")
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*unknown clause id 'ce-amqp/0/nope'*"])
+
+
+UNJUDGED = """
+import pytest
+from fixtures.outcomes import PreconditionFailed, Step
+
+@pytest.mark.vectors("ce-amqp", kind="encode")
+def test_encode(vector, codec, registry):
+    if vector.id == "ce-amqp.binary.prefer-underscore":
+        raise PreconditionFailed("setup refused", step=Step("setup declare", "setup", (), 1))
+"""
+
+
+def test_errors_carry_their_kind_and_only_a_not_judged_entry_accounts_for_them(project):
+    """An `error` row names its kind and step and blames no clause; an `outcome: error` entry makes it expected
+    (shown skipped), a deviation entry never does (it stays a failing test)."""
+    project.makepyfile(test_suite=UNJUDGED)
+    (project.path / "none.yaml").write_text(textwrap.dedent("""\
+        expectations:
+          - {implementation: mqconform-reference, vector: ce-amqp.binary.prefer-underscore, outcome: error,
+             error_kind: precondition, reason: known not to be judged}
+          - {implementation: cloudevents-sdk-python, vector: ce-amqp.binary.prefer-underscore, reason: a deviation}
+        """))
+    result = run(project, "-k", "prefer-underscore", "-rs")
+    rows = {r["implementation"]["name"]: r for r in records(project)}
+    ref, sdk = rows["mqconform-reference"], rows["cloudevents-sdk-python"]
+    for r in (ref, sdk):
+        assert (r["outcome"], r["error_kind"]) == ("error", "precondition")
+        assert r["failed_step"] == {"index": 1, "action": "setup declare", "role": "setup", "clause_ids": []}
+        assert set(r["clause_outcomes"].values()) == {"error"}
+    assert ref["expected_outcome"] == "error" and sdk["expected_outcome"] == "pass"
+    result.stdout.fnmatch_lines(["*not judged (listed in expectations): precondition: setup refused*"])
+    assert result.ret == 1   # the SDK's error is not accounted for
