@@ -44,7 +44,7 @@ if bash scripts/container-engine.sh status >/dev/null 2>&1; then
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-rm -f "$out/results.jsonl" "$out"/results.cross-protocol.* "$out/results.starts.jsonl"
+rm -f "$out/results.jsonl" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl"
 jobs=${MQCONFORM_JOBS:-2}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)

@@ -36,6 +36,9 @@ def test_applicability_sentences_are_verbatim(spec_id):
     sentences = {a.because for a in spec.applies_to} | {a.because for c in spec.clauses for a in c.applies_to}
     missing = [b for b in sentences if not spectext.quote_in_spec(spec_id, b)]
     assert not missing, f"applies_to sentences not found verbatim in {SPEC_FILES[spec_id]}: {missing}"
+    seen = {a.see for a in spec.applies_to if a.see} | {a.see for c in spec.clauses for a in c.applies_to if a.see}
+    missing = [q for other, q in seen if not spectext.quote_in_spec(other, q)]
+    assert not missing, f"applies_to `see` sentences not found verbatim in the specs they name: {missing}"
 
 
 def test_untestable_clauses_say_why():

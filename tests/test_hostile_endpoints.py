@@ -32,7 +32,7 @@ for text in texts:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = pytest.main(["-p", "no:cacheprovider", "--no-results", "-q", "--endpoint", text, "--co",
-                          "suites/cloudevents/test_ce_amqp_wire.py"])
+                          "suites/openmessaging/test_message_format.py"])
     print(json.dumps({"text": text, "rc": int(rc), "out": out.getvalue(), "err": err.getvalue()}), flush=True)
 '''
 

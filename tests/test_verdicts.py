@@ -86,6 +86,12 @@ def test_a_may_check_that_does_not_hold_is_unsupported_not_failed():
     assert v.message.startswith("the permitted (MAY) behaviour was not shown")
 
 
+def test_a_crash_on_a_may_check_fails():
+    # a crash is neither what a MAY permits nor a refusal
+    v = decide(VectorFailed("connection closed: amqp:internal-error", clauses=[MAY_F], crashed=True), clauses=(MAY_F,))
+    assert (v.outcome, v.clause_outcomes) == ("fail", {MAY_F: "fail"})
+
+
 def test_a_missing_should_feature_fails_the_should_clause():
     v = decide(Unsupported("no structured mode", feature=SHOULD_F), clauses=(SHOULD_F,))
     assert (v.outcome, v.blamed) == ("fail", [SHOULD_F])

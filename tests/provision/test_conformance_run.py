@@ -57,18 +57,20 @@ def test_short_session_leaves_no_container_and_records_provenance(engine, tmp_pa
 
 
 def test_broker_killed_mid_run_gives_error_rows_and_the_other_target_finishes(engine, tmp_path):
+    # Two containers of RabbitMQ 4.0.5 (the variant with amqp_address_v1 denied is killed after its first vector).
     (tmp_path / "kill_target.py").write_text(KILLER)
-    run, proc, rows = run_session(engine, tmp_path, "-p", "kill_target", "suites/cloudevents/test_ce_rabbitmq_wire.py",
-                                  "-k", "decode", "--target", "garagemq", "--target", "rabbitmq-4.0.5",
-                                  extra_env={"MQC_KILL_AFTER": "garagemq:1"})
+    run, proc, rows = run_session(engine, tmp_path, "-p", "kill_target", "suites/rabbitmq_address/test_address_4_0.py",
+                                  "-k", "target_v2", "--target", "rabbitmq-4.0.5+address-v1-denied",
+                                  "--target", "rabbitmq-4.0.5",
+                                  extra_env={"MQC_KILL_AFTER": "rabbitmq-4.0.5+address-v1-denied:1"})
     by_target = {}
     for r in rows:
         by_target.setdefault(r["implementation"]["name"], []).append(r)
-    garage, rabbit = by_target.get("garagemq", []), by_target.get("rabbitmq-4.0.5", [])
-    assert len(garage) == len(rabbit) > 3, proc.stdout[-3000:]
-    assert garage[0]["outcome"] != "error", garage[0]["message"]
-    for r in garage[1:]:
-        assert r["outcome"] == "error", r
-        assert "garagemq" in r["message"] and ("died" in r["message"] or "unavailable" in r["message"]), r["message"]
-    assert all(r["outcome"] != "error" for r in rabbit), [r["message"] for r in rabbit if r["outcome"] == "error"]
+    killed, other = by_target.get("rabbitmq-4.0.5+address-v1-denied", []), by_target.get("rabbitmq-4.0.5", [])
+    assert len(killed) == len(other) > 3, proc.stdout[-3000:]
+    assert killed[0]["outcome"] != "error", killed[0]["message"]
+    for r in killed[1:]:
+        assert (r["outcome"], r["error_kind"]) == ("error", "target"), r
+        assert "address-v1-denied" in r["message"] and ("died" in r["message"] or "unavailable" in r["message"]), r["message"]
+    assert all(r["outcome"] != "error" for r in other), [r["message"] for r in other if r["outcome"] == "error"]
     assert containers_of_run(engine, run) == []

@@ -57,7 +57,7 @@ def test_killed_run_results_are_readable_and_its_container_is_swept_by_the_next_
     assert gate_rc in (0, 1), gate_err
     assert f"{cut}:{len(rows) + 1}: the last line is not a complete record" in gate_err, gate_err
 
-    nxt = inner("next", *QUICK_GARAGEMQ[:-1], "decode and data-from-body")
+    nxt = inner("next", *QUICK_GARAGEMQ[:-1], "amqp091 and properties-unchanged")
     assert nxt.wait(120) == 0, nxt.output()
     assert crashed.containers() == [], "the next run did not sweep the killed run's container"
     assert not (engine_mod.state_dir() / "runs" / crashed.run_id).exists(), "the killed run's config files stayed"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .vectors import QUICK_COUNT, QUICK_GARAGEMQ
+from .vectors import QUICK_COUNT, QUICK_GARAGEMQ, SEQUENTIAL
 
 pytestmark = [pytest.mark.containers]
 
@@ -53,7 +53,7 @@ def test_rows_of_vectors_a_signal_cut_short_say_the_run_was_interrupted(inner):
     brokers are still removed by its handler. The vector in flight (paced at the start of its call)
     then fails against a broker being removed: its row says the run was interrupted, not what it
     saw (a raw '404 ... no container', StreamLostError); no vector runs after it."""
-    s = inner("signal-worker", *QUICK_GARAGEMQ, "-n", "2", "--dist", "loadgroup", pace_s=3.0, mark_after=2,
+    s = inner("signal-worker", *SEQUENTIAL, "-n", "2", "--dist", "loadgroup", pace_s=3.0, mark_after=2,
               env={"MQC_PACE_IN": "call"}, ignore_sigint=True)
     s.wait_marker()
     s.signal_group(signal.SIGINT)

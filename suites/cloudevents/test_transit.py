@@ -1,0 +1,52 @@
+"""CloudEvents messages through brokers (a measurement, fixtures/transit.py).
+
+The bindings describe codecs, not brokers ("This specification does not prescribe rules
+constraining transfer or settlement of event messages ..."), so these cases write no
+conformance rows: for each vector of each binding and each broker that speaks the binding's
+protocol, they record whether the message came back, how it changed, and whether it still
+satisfies the vector, in `transit.jsonl` and `transit.md` beside the results file. A case
+fails only when the broker cannot be used at all.
+"""
+import pytest
+
+from fixtures import transit
+from fixtures.bindings import PROFILES
+from fixtures.plugin import results_path, run_id, run_targets, vector_set
+from fixtures.wire import TARGET_PROTOCOL
+
+_ROWS = []
+SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
+
+
+def pytest_generate_tests(metafunc):
+    if "xvector" not in metafunc.fixturenames:
+        return
+    vs = vector_set(metafunc.config)
+    cases = []
+    if not isinstance(vs, Exception):
+        for spec in SPECS:
+            protocol = TARGET_PROTOCOL[PROFILES[spec].protocol]
+            targets = [t for t in run_targets(metafunc.config) if protocol in t.protocols]
+            # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
+            cases += [pytest.param(v, t, id=f"{v.id}::{t.name}")
+                      for v in vs.by_spec(spec) if v.kind in ("encode", "decode") for t in targets]
+    metafunc.parametrize("xvector,xtarget", cases)
+
+
+@pytest.fixture(scope="module")
+def observations(request):
+    yield _ROWS
+    path = results_path(request.config)
+    if path is not None and _ROWS:
+        transit.record(_ROWS, path.with_name(path.stem + ".transit.jsonl"), path.with_name(path.stem + ".transit.md"),
+                       run_id(request.config))
+    # The module fixture can be set up again in one worker (xdist hands out one target at a
+    # time): rows already written must not be written twice.
+    _ROWS.clear()
+
+
+def test_transit(xvector, xtarget, observations, request):
+    from fixtures.targets import POOL
+
+    observations.append({**transit.observe(POOL.get(xtarget), xvector, vector_set(request.config).registry),
+                         "run_id": run_id(request.config)})
