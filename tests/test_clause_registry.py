@@ -2,7 +2,7 @@
 import pytest
 
 from fixtures import spectext
-from fixtures.registry import load_registry
+from fixtures.registry import RegistryError, enumerated_readings, load_registry
 from fixtures.spectext import SPEC_FILES
 
 from .paths import VECTORS
@@ -49,3 +49,57 @@ def test_ids_are_not_positional():
     # ids are slugs: a trailing number alone ("-1", "-2") would shift when a clause is inserted
     positional = [cid for cid in REGISTRY.clauses if cid.rsplit("/", 1)[1].rsplit("-", 1)[-1].isdigit()]
     assert not positional
+
+
+CLAUSE_FILE = """\
+spec: lint
+revision: "1"
+title: t
+source: s.md
+clauses:
+  - id: lint/a/ambiguous
+    section: a
+    level: MUST
+    quote: "The queue must exist."
+    ambiguity: >-
+      AMBIGUITY
+"""
+
+
+@pytest.mark.parametrize("prose", [
+    "Readings: (a) the attach is refused; (b) a client precondition only.",
+    "Readings of REQUIRED: present, or holding an entry.",
+    "The word may mean (a) periodically or (b) evenly.",
+    "Observable as: x. Reading (b): the API may not let it be set.",
+    "Both lead to the empty key, so vectors accept either reading.",
+    "One reading: the attach is refused. (a) the link (b) the session.",   # an enumeration all the same
+])
+def test_prose_enumerating_readings_without_a_readings_list_is_refused(tmp_path, prose):
+    (tmp_path / "lint.yaml").write_text(CLAUSE_FILE.replace("AMBIGUITY", prose))
+    with pytest.raises(RegistryError) as e:
+        load_registry(tmp_path)
+    msg = str(e.value)
+    assert "lint.yaml:" in msg and "'lint/a/ambiguous'" in msg and "ambiguity" in msg
+    assert "has no `readings`" in msg and "One reading: ..." in msg
+
+
+@pytest.mark.parametrize("prose", [
+    "One reading: the attach is refused. The MAY has two sides, not two readings of the text.",
+    "No `readings`: a MUST reading is a question of level.",
+    "In 4.0 see design-goals/subject-not-routing-key for its readings there.",
+])
+def test_prose_with_one_reading_loads(tmp_path, prose):
+    (tmp_path / "lint.yaml").write_text(CLAUSE_FILE.replace("AMBIGUITY", prose))
+    assert "lint/a/ambiguous" in load_registry(tmp_path).clauses
+
+
+def test_prose_enumerating_readings_loads_with_a_readings_list(tmp_path):
+    text = CLAUSE_FILE.replace("AMBIGUITY", "Readings: (a) refused; (b) a precondition.") + (
+        "    readings:\n      - {name: refused, text: the attach is refused}\n"
+        "      - {name: precondition, text: a client precondition only}\n")
+    (tmp_path / "lint.yaml").write_text(text)
+    assert len(load_registry(tmp_path).clauses["lint/a/ambiguous"].readings) == 2
+
+
+def test_no_registered_clause_enumerates_readings_it_does_not_list():
+    assert not [c.id for c in REGISTRY.clauses.values() if not c.readings and enumerated_readings(c.ambiguity)]

@@ -276,6 +276,16 @@ def test_scenario_setup_that_fails_is_a_precondition(om_vectors, monkeypatch):
     assert row.outcome == "unsupported" and row.failed_step["action"] == "receive"
 
 
+def test_no_redelivery_after_a_crash_leaves_the_failed_consumption_unjudged(om_vectors, monkeypatch):
+    # Under reading consumer-sends-back of failed-consumption-redelivered a dead consumer sends
+    # nothing back: the redelivery after the crash is setup there, and at-least-once judges it.
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts")
+    assert row.outcome == "error" and row.error_kind == "precondition"
+    assert "consumer died" in row.message
+    row = run(om_vectors, monkeypatch, "openmessaging.delivery-semantics.at-least-once")
+    assert row.outcome == "unsupported"
+
+
 def test_a_refused_failure_signal_is_a_precondition(om_vectors, monkeypatch):
     row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", redeliver=True,
               refuse_fail=True)
