@@ -87,7 +87,7 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
 
 def _describe(e) -> str:
     target = f"vector {e.vector!r}" if e.vector is not None else f"clause {e.clause!r}"
-    return f"{e.source}: implementation {e.implementation!r}, {target}"
+    return e.where or f"{e.source}: implementation {e.implementation!r}, {target}"
 
 
 def report(res: GateResult, out=sys.stdout) -> None:
