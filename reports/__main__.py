@@ -12,7 +12,8 @@ import textwrap
 GATE_EXIT_CODES = """\
 exit codes:
   0  every fail / error / xfail in the latest run of each implementation is
-     covered by an active expectation
+     covered by an active expectation, or is of a vector quarantined as flaky
+     (an entry with outcome: flaky, naming the vector, with the reason)
   1  uncovered failures: a new regression, or a failure whose expectation expired
   2  usage or input error: bad arguments, a missing or unreadable results path,
      a malformed expectations file, an invalid record (named by file:line; only
