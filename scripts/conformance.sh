@@ -56,7 +56,7 @@ status=$?
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
 python3 -m fixtures.runclock mark "$phases" "report (Spark)"
-.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" || exit 2
+.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations || exit 2
 echo "conformance: report in $out/report/index.html"
 python3 -m fixtures.runclock mark "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations
