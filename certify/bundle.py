@@ -1,6 +1,8 @@
 """The certification bundle: one folder, every file of it named in a SHA-256 manifest.
 
     results.jsonl        the rows (docs/results.md), the one source of every verdict
+    results.*.jsonl      the run's side files, as the plugin writes them beside the rows (broker
+                         starts, OpenMessaging figures): evidence, never read for a verdict
     junit.xml            one test case per row, the row as a JSON property
     report/              the report of the rows (index.html, summary.md, compliance.json, badges/)
     certificate.json     what the certificate says, as data (certify/certificate.py)

@@ -126,7 +126,9 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
             "name": impl["name"], "kind": impl.get("kind"), "version": impl.get("version"),
             "endpoint": prov.get("endpoint"),
             "server": {k.removeprefix("server_"): prov[k] for k in SERVER_FACTS if prov.get(k)},
-            "adapters": sorted({r.get("adapter") for r in rows if r.get("adapter") and r.get("adapter") != "none"}),
+            # a row through two protocol clients names both ("pika 1.4.4, python-qpid-proton 0.40.0")
+            "adapters": sorted({a.strip() for r in rows if r.get("adapter") and r.get("adapter") != "none"
+                                for a in r["adapter"].split(",") if a.strip()}),
         },
         "suite": {"version": first["suite_version"], "commit": suite_commit, "vectors_digest": first["vectors_digest"]},
         "run": {"run_id": first["run_id"], "run_started": first["run_started"], "rows": len(rows),

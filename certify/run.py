@@ -118,8 +118,10 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
     partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
     partial.mkdir()
     store = Path(tempfile.mkdtemp(prefix="mqconform-certify-store-"))
+    # The commit is read before the run, as the rows' suite version is: the two name one checkout.
+    commit = suite_commit()
     try:
-        return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations,
+        return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit,
                         timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress)
     except KeyboardInterrupt:
         _say("interrupted: no certificate")
@@ -129,7 +131,7 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
         shutil.rmtree(store, ignore_errors=True)
 
 
-def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, timeout_s,
+def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit, timeout_s,
              progress) -> int:
     none = store / "no-expectations.yaml"
     none.write_text("expectations: []\n", encoding="utf-8")
@@ -183,7 +185,7 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         return EXIT_NO_CERTIFICATE
 
     made = dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    f = certificate.facts(rows, scope=list(specs), suite_commit=suite_commit(), made=made, deviation_entries=entries)
+    f = certificate.facts(rows, scope=list(specs), suite_commit=commit, made=made, deviation_entries=entries)
     shown = {(v["spec"], v["spec_revision"] or ""): v["verdict"]
              for v in json.loads((partial / bundle.REPORT / "compliance.json").read_text(encoding="utf-8"))["verdicts"]}
     mine = {(s["spec"], s["spec_revision"]): s["verdict"] for s in f["specs"]}

@@ -10,7 +10,8 @@ Checks, in order, each said on its own line (a failure names the file, the row o
      matched again against the rows) equals the bundle's; CERTIFICATE.md is its rendering, byte for byte;
   4. the report and JUnit XML agree with the rows: compliance.json's verdicts, and one test case
      per row whose JSON property has the row's outcome;
-  5. the suite: the rows' suite version and vectors digest are this checkout's (verdict rules and
+  5. the suite: the certificate's commit is the one the rows' suite version names, and the rows'
+     suite version and vectors digest are this checkout's (verdict rules and
      vectors change with the suite: check a bundle with the suite that made it).
 No Spark, no network: plain Python over the bundle's files.
 """
@@ -142,11 +143,19 @@ def _report_and_junit(folder: Path, rows: list[dict]) -> list[str]:
     return problems
 
 
-def _suite(rows: list[dict]) -> list[str]:
+def _suite(folder: Path, rows: list[dict]) -> list[str]:
     from fixtures.records import suite_version
     from fixtures.vectors import load_vectors
 
     problems = []
+    # The certificate's commit is the one the rows' suite version names (0.1.0+g<short commit>).
+    try:
+        commit = str(json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))["suite"]["commit"])
+    except (OSError, ValueError, KeyError, TypeError):
+        commit = ""   # said by the certificate's own check
+    short = (rows[0].get("suite_version") or "").partition("+g")[2]
+    if short and not commit.startswith(short):
+        problems.append(f"{bundle.CERTIFICATE_JSON}: suite commit {commit}, the rows were made by commit {short}")
     here = suite_version(ROOT)
     theirs = rows[0].get("suite_version")
     if theirs != here:
@@ -182,7 +191,7 @@ def verify(path: str, out=None) -> int:
         except ValueError as exc:   # a malformed deviations.yaml names file and line
             check("certificate.json and CERTIFICATE.md are what the rows give", [str(exc)])
         check("the report and junit.xml agree with the rows", _report_and_junit(folder, rows))
-        check("suite version and vectors digest are this checkout's", _suite(rows))
+        check("suite version and vectors digest are this checkout's", _suite(folder, rows))
     if all_problems:
         print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
         return EXIT_NOT_VERIFIED
