@@ -12,7 +12,8 @@ import textwrap
 GATE_EXIT_CODES = """\
 exit codes:
   0  every fail / error / xfail in the latest run of each implementation is
-     covered by an active expectation
+     covered by an active expectation, or is of a vector quarantined as flaky
+     (an entry with outcome: flaky, naming the vector, with the reason)
   1  uncovered failures: a new regression, or a failure whose expectation expired
   2  usage or input error: bad arguments, a missing or unreadable results path,
      a malformed expectations file, an invalid record (named by file:line; only
@@ -25,7 +26,8 @@ BUILD_EXIT_CODES = """\
 exit codes:
   0  report written
   1  Spark failed (the traceback says why), or the cluster gave no executor in time
-  2  usage or input error: bad arguments, a missing results path, an invalid record
+  2  usage or input error: bad arguments, a missing results path, a malformed
+     expectations file (named by file:line and field), an invalid record
      (named by file:line; only a torn last line is skipped, and said), no valid
      records, a local path the cluster's executors cannot see, or no store version
      for --as-of. Nothing is written then: the store and the report stay as they were.
@@ -63,6 +65,10 @@ def parser() -> argparse.ArgumentParser:
                    help="add the results to the store (a MERGE: the same run twice counts once) instead of "
                         "replacing its contents, so that the history grows run by run")
     b.add_argument("--store", default=None, metavar="DIR", help="the store's folder (default OUT/store)")
+    b.add_argument("--expectations", nargs="+", action="extend", default=[], metavar="PATH",
+                   help="expectations files or folders: the entry that accounts for a row (its reason and the "
+                        "link to the product's bug report) and the quarantined flaky vectors are shown beside "
+                        "them; verdicts are never changed")
     b.add_argument("--as-of", default=None, metavar="WHEN",
                    help="rebuild the report from the store as it was at a date or time (2026-11-21, "
                         "2026-11-21T22:00:00Z) or at a version number; no --results")
@@ -131,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         from . import build
 
         return build.run(args.results, args.out, master=args.master, conf=conf, clause_dir=args.clauses,
-                         accumulate=args.accumulate, store=args.store, as_of=args.as_of)
+                         accumulate=args.accumulate, store=args.store, as_of=args.as_of,
+                         expectations=args.expectations)
     if args.command == "bench":
         from . import bench
 

@@ -103,12 +103,17 @@ def _as_of(text: str) -> int | str:
 
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
         clause_dir: str | None = None, accumulate: bool = False, spark=None, store: str | None = None,
-        as_of: str | None = None) -> int:
+        as_of: str | None = None, expectations: list[str] | None = None) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
-    from . import aggregate, cluster, read, session, update
+    from . import aggregate, cluster, known, read, session, update
     from . import store as S
 
     started = time.monotonic()
+    try:   # checked before anything is started or written
+        entries = known.load(expectations)
+    except ValueError as exc:   # ExpectationsError: names file, line and field
+        print(f"reports build: {exc}", file=sys.stderr)
+        return 2
     local = is_local_path(out)
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
     store_uri = (str(_local_path(store)) if is_local_path(store) else store.rstrip("/")) if store else f"{out_uri}/store"
@@ -167,7 +172,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         failpoint("after-runs")
         update.refresh_flaky(spark, store_uri, version)
         agg = update.aggregates(spark, store_uri, version)
-    report = model.build_report(agg, clauses.load(clause_dir))
+    report = known.annotate(model.build_report(agg, clauses.load(clause_dir)), entries)
     if local:
         publish_local(report, Path(out_uri))
     else:

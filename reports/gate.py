@@ -3,7 +3,9 @@
 Exit codes (also in --help and docs/reports.md):
   0  every fail / xfail in the latest runs is covered by an active expectation listing that
      deviation, and every error by one saying the vector is known not to be judged there
-     (`outcome: error`, docs/verdicts.md)
+     (`outcome: error`, docs/verdicts.md); a vector quarantined as flaky (`outcome: flaky`,
+     by its id, with the reason) is set aside whatever its rows say, and each such row is
+     said (QUARANTINED)
   1  at least one is not covered: a new regression, a vector newly not judged, or an
      expectation that expired
   2  usage or input error: a missing or unreadable results path, a malformed
@@ -50,6 +52,7 @@ class GateResult:
     stale: list = field(default_factory=list)              # (expectation, rows it matches)
     unjudged: list = field(default_factory=list)           # (deviation entry, its rows: all error / not_applicable)
     unused: list = field(default_factory=list)             # active, matches no row at all
+    quarantined: list[tuple] = field(default_factory=list)  # (row, quarantine entry): a flaky vector set aside
 
 
 def blamed(row: dict) -> list[str]:
@@ -68,16 +71,20 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
         clauses = list(row["clause_ids"]) if row["outcome"] == "error" else blamed(row)
         e = exp_mod.find(expectations, row["impl"], row["vector_id"], clauses, today,
                          outcome=row["outcome"], error_kind=row.get("error_kind"))
-        if e is None:
-            res.uncovered.append(row)
-        else:
+        if e is not None:
             res.covered.append((row, e))
+        elif (q := exp_mod.quarantine(expectations, row["impl"], row["vector_id"], today)) is not None:
+            res.quarantined.append((row, q))
+        else:
+            res.uncovered.append(row)
     for e in expectations:
         matched = [r for r in rows if e.matches(r["impl"], r["vector_id"], list(r["clause_ids"]))]
         if not e.active(today):
             res.expired.append((e, [r for r in matched if r["outcome"] in FAILING]))
         elif not matched:
             res.unused.append(e)
+        elif e.outcome == "flaky":
+            continue   # a flaky vector passes now and then: neither stale nor unjudged for that
         elif all(r["outcome"] in PASSING for r in matched):
             res.stale.append((e, matched))
         elif e.outcome == "fail" and all(r["outcome"] in ("error", "not_applicable") for r in matched):
@@ -99,6 +106,9 @@ def report(res: GateResult, out=sys.stdout) -> None:
     for e, would in res.expired:
         print(f"EXPIRED {_describe(e)} expired on {e.expires}"
               + (f"; {len(would)} failing result(s) it matched now count" if would else ""), file=out)
+    for row, q in res.quarantined:
+        print(f"QUARANTINED {row['outcome']}: {row['impl']} {row['vector_id']}: flaky, set aside by {q.where}: "
+              f"{q.reason}" + (f" ({q.link})" if q.link else ""), file=out)
     for e, matched in res.stale:
         print(f"STALE {_describe(e)}: all {len(matched)} matching result(s) pass; remove the entry", file=out)
     for e, matched in res.unjudged:
@@ -106,7 +116,7 @@ def report(res: GateResult, out=sys.stdout) -> None:
         print(f"NOT JUDGED {_describe(e)}: lists a deviation, but its {len(matched)} result(s) are {outcomes}, "
               "which confirm nothing; remove the entry or fix what keeps the vector from being judged", file=out)
     print(f"gate: {res.rows} result(s) from the latest run of {len(res.implementations)} implementation(s); "
-          f"{len(res.uncovered)} uncovered failure(s), {len(res.covered)} covered, "
+          f"{len(res.uncovered)} uncovered failure(s), {len(res.covered)} covered, {len(res.quarantined)} quarantined, "
           f"{len(res.expired)} expired, {len(res.stale)} stale and {len(res.unjudged)} not-judged expectation(s)",
           file=out)
 

@@ -104,6 +104,25 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
     return "conformant"
 
 
+def spec_verdicts(level_counts) -> list[dict]:
+    """Per implementation and spec revision: the verdict and the counts per level (outcome -> rows).
+
+    `level_counts` are rows of (impl, spec, spec_revision, level, outcome, n): Spark's and DuckDB's
+    aggregate, or certify/certificate.py's count of a bundle's rows. The one place that turns counts
+    into verdicts, so that a report and a certificate of the same rows never disagree.
+    """
+    per_spec: dict[tuple, dict[str, dict[str, int]]] = {}
+    for row in level_counts:
+        key = (row["impl"], row["spec"], row["spec_revision"])
+        lv = per_spec.setdefault(key, {}).setdefault(row["level"] or "MUST", {})
+        lv[row["outcome"]] = lv.get(row["outcome"], 0) + row["n"]
+    return [{"implementation": impl, "spec": spec, "spec_revision": revision, "verdict": verdict(by_level),
+             "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
+                        for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))}}
+            for (impl, spec, revision), by_level in sorted(per_spec.items(),
+                                                           key=lambda kv: tuple(x or "" for x in kv[0]))]
+
+
 def badge_name(impl: str, spec: str) -> str:
     """File name of a badge: <impl>--<spec>.svg with anything unsafe replaced by `_`."""
     def clean(s: str) -> str:
@@ -127,24 +146,12 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
     ]
 
     # Verdicts and per-level pass rates, from the latest run of each implementation.
-    per_spec: dict[tuple, dict[str, dict[str, int]]] = {}
     per_group: dict[str, dict[str, dict[str, int]]] = {}
     for row in agg.level_counts:
-        level = row["level"] or "MUST"
-        key = (row["impl"], row["spec"], row["spec_revision"])
-        lv = per_spec.setdefault(key, {}).setdefault(level, {})
-        lv[row["outcome"]] = lv.get(row["outcome"], 0) + row["n"]
-        g = per_group.setdefault(row["impl"], {}).setdefault(LEVEL_GROUP.get(level, "MUST"), {})
+        g = per_group.setdefault(row["impl"], {}).setdefault(LEVEL_GROUP.get(row["level"] or "MUST", "MUST"), {})
         g[row["outcome"]] = g.get(row["outcome"], 0) + row["n"]
-    verdicts = []
-    for (impl, spec, revision), by_level in sorted(per_spec.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
-        verdicts.append({
-            "implementation": impl, "spec": spec, "spec_revision": revision,
-            "verdict": verdict(by_level),
-            "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
-                       for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))},
-            "badge": f"badges/{badge_name(impl, spec)}",
-        })
+    verdicts = [{**v, "badge": f"badges/{badge_name(v['implementation'], v['spec'])}"}
+                for v in spec_verdicts(agg.level_counts)]
     level_pass_rates = {impl: {g: pass_rate(c) for g, c in groups.items()}
                         for impl, groups in sorted(per_group.items())}
 

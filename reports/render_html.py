@@ -9,11 +9,9 @@ import base64
 import re
 from html import escape
 
-from . import badges, charts
+from . import badges, charts, render_compare
 from .outcomes import OUTCOME_ORDER
-
-SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
-         "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
+from .render_compare import SHORT
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -38,8 +36,9 @@ details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospa
 #filter{padding:4px 8px;width:26em}.hidden{display:none}
 """
 
-JS = """
+JS = r"""
 (function(){
+  var $ = function(id){ return document.getElementById(id); };
   function openTarget(){
     var id = decodeURIComponent(location.hash.slice(1));
     if(!id) return;
@@ -48,17 +47,103 @@ JS = """
   }
   window.addEventListener('hashchange', openTarget);
   openTarget();
-  var box = document.getElementById('filter'), bad = document.getElementById('onlybad');
-  function apply(){
-    var q = box.value.toLowerCase(), only = bad.checked;
-    var rows = document.querySelectorAll('tr.clause');
-    for(var i = 0; i < rows.length; i++){
-      var r = rows[i];
-      var show = r.getAttribute('data-text').indexOf(q) >= 0 && (!only || r.getAttribute('data-bad') === '1');
-      r.classList.toggle('hidden', !show);
+  var matrix = $('matrix');
+  if(matrix){
+    var box = $('filter'), bad = $('onlybad'), fSpec = $('f-spec'), fLevel = $('f-level'), fOutcome = $('f-outcome'),
+        fDiffer = $('f-differ'), sbsA = $('sbs-a'), sbsB = $('sbs-b');
+    var rows = matrix.querySelectorAll('tr.clause');
+    // The implementations shown: all, or the two side by side.
+    function shownImpls(){
+      var a = sbsA.value, b = sbsB.value;
+      return (a && b && a !== b) ? [a, b] : null;
     }
+    function cellsOf(r, impls){
+      var out = [], tds = r.querySelectorAll('td.c');
+      for(var i = 0; i < tds.length; i++){
+        var impl = tds[i].getAttribute('data-impl');
+        if(impl !== null && (!impls || impls.indexOf(impl) >= 0)) out.push(tds[i]);
+      }
+      return out;
+    }
+    function apply(){
+      var q = box.value.toLowerCase(), only = bad.checked, spec = fSpec.value, level = fLevel.value,
+          outcome = fOutcome.value, differ = fDiffer.checked, impls = shownImpls(), n = 0, nDiff = 0, nBoth = 0;
+      var cols = matrix.querySelectorAll('[data-impl]');
+      for(var c = 0; c < cols.length; c++){
+        var impl = cols[c].getAttribute('data-impl');
+        cols[c].classList.toggle('hidden', !!impls && impls.indexOf(impl) < 0);
+      }
+      for(var i = 0; i < rows.length; i++){
+        var r = rows[i], cells = cellsOf(r, impls), worsts = [];
+        // Only the implementations that ran the clause take part (a "·" cell is not an outcome).
+        for(var j = 0; j < cells.length; j++){ var w = cells[j].getAttribute('data-worst'); if(w) worsts.push(w); }
+        var distinct = worsts.filter(function(w, k){ return worsts.indexOf(w) === k; });
+        var differs = worsts.length >= 2 && distinct.length > 1;
+        for(var j2 = 0; j2 < cells.length; j2++)
+          cells[j2].classList.toggle('differs', !!impls && differs && cells[j2].hasAttribute('data-worst'));
+        if(impls && worsts.length === 2){ nBoth++; if(differs) nDiff++; }
+        var show = r.getAttribute('data-text').indexOf(q) >= 0
+          && (!only || r.getAttribute('data-bad') === '1')
+          && (!spec || r.getAttribute('data-spec') === spec)
+          && (!level || r.getAttribute('data-level-group') === level)
+          && (!outcome || worsts.indexOf(outcome) >= 0)
+          && (!differ || differs);
+        r.classList.toggle('hidden', !show);
+        if(show) n++;
+      }
+      var heads = matrix.querySelectorAll('tr.spec');
+      for(var h = 0; h < heads.length; h++){
+        var key = heads[h].getAttribute('data-spec'), any = false;
+        for(var k = 0; k < rows.length && !any; k++)
+          any = rows[k].getAttribute('data-spec') === key && !rows[k].classList.contains('hidden');
+        heads[h].classList.toggle('hidden', !any);
+      }
+      $('shown').textContent = 'showing ' + n + ' of ' + rows.length + ' clauses';
+      $('sbs-note').textContent = impls ? impls[0] + ' and ' + impls[1] + ' differ on ' + nDiff + ' of the ' + nBoth +
+        ' clauses both ran' : '';
+    }
+    [box].forEach(function(el){ el.addEventListener('input', apply); });
+    [bad, fSpec, fLevel, fOutcome, fDiffer, sbsA, sbsB].forEach(function(el){ el.addEventListener('change', apply); });
+    // Evidence: a copy of the clause drill-down's quote and of the implementations' blocks.
+    var panel = $('evidence');
+    function evidenceFor(anchor, impl){
+      var d = document.getElementById(anchor);
+      if(!d) return;
+      var impls = shownImpls() || [impl];
+      $('ev-title').textContent = d.getAttribute('data-clause') + ' (' + d.getAttribute('data-level') + ')';
+      var quote = $('ev-quote'), cols = $('ev-cols');
+      quote.textContent = ''; cols.textContent = '';
+      var q = d.querySelector('blockquote, p.noquote');
+      if(q) quote.appendChild(q.cloneNode(true));
+      var blocks = d.querySelectorAll('div.ev');
+      impls.forEach(function(name){
+        var col = document.createElement('div'), found = false;
+        for(var i = 0; i < blocks.length; i++){
+          if(blocks[i].getAttribute('data-impl') === name){ col.appendChild(blocks[i].cloneNode(true)); found = true; }
+        }
+        if(!found){ var p = document.createElement('p'); p.className = 'muted'; p.textContent = name + ': not run'; col.appendChild(p); }
+        cols.appendChild(col);
+      });
+      panel.hidden = false;
+      panel.scrollTop = 0;
+    }
+    matrix.addEventListener('click', function(ev){
+      var a = ev.target.closest ? ev.target.closest('td.c a') : null;
+      if(!a) return;
+      ev.preventDefault();
+      evidenceFor(a.getAttribute('data-ev'), a.parentNode.getAttribute('data-impl'));
+    });
+    $('ev-close').addEventListener('click', function(){ panel.hidden = true; });
+    document.addEventListener('keydown', function(ev){ if(ev.key === 'Escape') panel.hidden = true; });
+    var grid = $('verdict-grid');
+    if(grid) grid.addEventListener('click', function(ev){
+      var td = ev.target.closest ? ev.target.closest('td.v') : null;
+      if(!td) return;
+      fSpec.value = td.getAttribute('data-spec');
+      apply();
+    });
+    apply();
   }
-  box.addEventListener('input', apply); bad.addEventListener('change', apply);
   document.body.setAttribute('data-ready', '1');  // lets a headless check see the script ran
 })();
 """
@@ -124,29 +209,32 @@ def _matrix(report: dict, ids: dict) -> str:
     if not report["matrix"]:
         return "<p class=muted>No clause results.</p>"
     legend = "".join(f'<span class="o-{o}">{SHORT[o]} {o}</span>' for o in OUTCOME_ORDER)
-    out = [f'<p class="legend">Worst outcome first: {legend}</p>',
-           '<p><input id="filter" type="search" placeholder="Filter clauses…" aria-label="Filter clauses"> '
-           '<label><input id="onlybad" type="checkbox"> only clauses with a fail, error or xfail</label></p>',
+    out = [f'<p class="legend">Worst outcome first: {legend}. A cell opens its evidence.</p>',
+           render_compare.filter_bar(report),
            '<table id="matrix"><tr><th>Clause</th><th>Level</th>'
-           + "".join(f"<th>{_e(i)}</th>" for i in impls) + "</tr>"]
+           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}</th>' for i in impls) + "</tr>"]
     spec = None
     for row in report["matrix"]:
         key = (row["spec"], row["spec_revision"], row["clause_id"])
+        skey = render_compare.spec_key(row["spec"], row["spec_revision"])
         if (row["spec"], row["spec_revision"]) != spec:
             spec = (row["spec"], row["spec_revision"])
-            out.append(f'<tr class="spec"><th colspan="{2 + len(impls)}">{_e(row["spec"])} {_e(row["spec_revision"])}</th></tr>')
+            out.append(f'<tr class="spec" data-spec="{_e(skey)}"><th colspan="{2 + len(impls)}">{_e(row["spec"])} '
+                       f'{_e(row["spec_revision"])}</th></tr>')
         bad = any(c["worst"] in ("fail", "error", "xfail") for c in row["cells"].values())
         text = f"{row['clause_id']} {row['level'] or ''} {row['quote'] or ''}".lower()
         cells = []
         for impl in impls:
             cell = row["cells"].get(impl)
             if cell is None:
-                cells.append('<td class="c o-none" title="not run">·</td>')
+                cells.append(f'<td class="c o-none" title="not run" data-impl="{_e(impl)}">·</td>')
                 continue
             tip = f"{impl}: {_counts(cell['counts'])}"
-            cells.append(f'<td class="c o-{_e(cell["worst"])}" title="{_e(tip)}" data-impl="{_e(impl)}">'
-                         f'<a href="#{ids[key]}">{SHORT.get(cell["worst"], _e(cell["worst"]))}</a></td>')
-        out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-text="{_e(text)}" '
+            cells.append(f'<td class="c o-{_e(cell["worst"])}" title="{_e(tip)}" data-impl="{_e(impl)}" '
+                         f'data-worst="{_e(cell["worst"])}"><a href="#{ids[key]}" data-ev="{ids[key]}">'
+                         f'{SHORT.get(cell["worst"], _e(cell["worst"]))}</a></td>')
+        out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-spec="{_e(skey)}" '
+                   f'data-level-group="{render_compare.level_group(row["level"])}" data-text="{_e(text)}" '
                    f'data-bad="{1 if bad else 0}"><td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
                    f"<td>{_e(row['level'])}</td>{''.join(cells)}</tr>")
     out.append("</table>")
@@ -154,26 +242,16 @@ def _matrix(report: dict, ids: dict) -> str:
 
 
 def _drilldown(report: dict, ids: dict) -> str:
+    """Per clause: its quote and, per implementation, the evidence of its cell (render_compare.evidence)."""
     out = []
     for row in report["matrix"]:
         key = (row["spec"], row["spec_revision"], row["clause_id"])
         quote = (f"<blockquote>{_e(row['quote'])}</blockquote>" if row.get("quote")
-                 else '<p class="muted">Clause text not available (no clause file for this spec).</p>')
-        lines = ["<table><tr><th>Implementation</th><th>Vector</th><th>Level</th><th>Expected</th>"
-                 "<th>This clause</th><th>Decided by</th><th>Message</th></tr>"]
-        for impl, cell in sorted(row["cells"].items()):
-            for v in cell["vectors"]:
-                mine = v.get("clause_outcome") or v["outcome"]
-                shown = mine if mine == v["outcome"] else f"{mine} (row: {v['outcome']})"
-                notes = "".join(f'<div class="note">note: {_e(n)}</div>' for n in v.get("notes") or [])
-                lines.append(f"<tr><td>{_e(impl)}</td><td><code>{_e(v['vector_id'])}</code></td><td>{_e(v['level'])}</td>"
-                             f"<td>{_e(v['expected_outcome'])}</td>"
-                             f'<td class="c o-{_e(mine)}">{_e(shown)}</td>'
-                             f"<td>{_e(decided_by(v))}</td>"
-                             f'<td class="msg">{_e(v["message"])}{notes}</td></tr>')
-        lines.append("</table>")
-        out.append(f'<details id="{ids[key]}"><summary>{_e(row["clause_id"])} '
-                   f'<span class="muted">{_e(row["level"])}</span></summary>{quote}{"".join(lines)}</details>')
+                 else '<p class="muted noquote">Clause text not available (no clause file for this spec).</p>')
+        blocks = "".join(render_compare.evidence(impl, cell) for impl, cell in sorted(row["cells"].items()))
+        out.append(f'<details id="{ids[key]}" data-clause="{_e(row["clause_id"])}" data-level="{_e(row["level"])}">'
+                   f'<summary>{_e(row["clause_id"])} <span class="muted">{_e(row["level"])}</span></summary>'
+                   f"{quote}{blocks}</details>")
     return "".join(out) or "<p class=muted>No clauses.</p>"
 
 
@@ -190,23 +268,6 @@ def decided_by(v: dict) -> str:
         n = len(step.get("clause_ids") or [])
         return f"{where} ({step.get('role')} of {n} clause{'s' if n != 1 else ''})"
     return ""
-
-
-def _header_support(report: dict) -> str:
-    rows = report.get("header_support") or []
-    if not rows:
-        return "<p class=muted>No OpenMessaging rows in the latest runs.</p>"
-    impls = sorted({i for r in rows for i in r["implementations"]})
-    out = ["<p class=muted>Who set the value of each header the latest run checked (docs/verdicts.md, "
-           "\"Who set each value\"): <b>broker</b> and <b>client-library</b> (the product's own client) are the "
-           "product's; <b>mapping</b> is mqconform's OpenMessaging mapping, which earns the broker only the "
-           "carrying; <b>consumer-context</b> is where the consumer read it; <b>nobody</b>: absent.</p>",
-           "<table><tr><th>Header</th>" + "".join(f"<th>{_e(i)}</th>" for i in impls) + "</tr>"]
-    for r in rows:
-        cells = "".join(f"<td>{_e(', '.join(r['implementations'].get(i, [])) or '·')}</td>" for i in impls)
-        out.append(f"<tr><td><code>{_e(r['header'])}</code></td>{cells}</tr>")
-    out.append("</table>")
-    return "".join(out)
 
 
 def _diff(report: dict) -> str:
@@ -230,10 +291,16 @@ def _diff(report: dict) -> str:
 def _flaky(report: dict) -> str:
     if not report["flaky"]:
         return "<p class=muted>No outcome changes between runs of an unchanged implementation and vector set.</p>"
-    out = ["<table><tr><th>Implementation</th><th>Vector</th><th>Score</th><th>Changes / pairs</th></tr>"]
+    out = ["<table><tr><th>Implementation</th><th>Vector</th><th>Score</th><th>Changes / pairs</th>"
+           "<th>In the gate</th></tr>"]
     for f in report["flaky"]:
+        q = f.get("quarantine")
+        gate = "counts" if not q else (
+            f"quarantined: {_e(q['reason'])}"
+            + (f' <a href="{_e(q["link"])}" rel="noreferrer noopener" target="_blank">bug report ↗</a>'
+               if (q.get("link") or "").startswith(("https://", "http://")) else ""))
         out.append(f"<tr><td>{_e(f['implementation'])}</td><td><code>{_e(f['vector_id'])}</code></td>"
-                   f"<td>{f['score']:.2f}</td><td>{f['changes']} / {f['pairs']}</td></tr>")
+                   f"<td>{f['score']:.2f}</td><td>{f['changes']} / {f['pairs']}</td><td>{gate}</td></tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -247,9 +314,10 @@ def render(report: dict) -> str:
         # No network: forbid every fetch, allow only the inline style, script and data: images.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-        f"<title>mqconform compliance report</title><style>{CSS}</style></head><body>"
+        f"<title>mqconform compliance report</title><style>{CSS}{render_compare.CSS}</style></head><body>"
         f"<header><h1>mqconform compliance report</h1><p>generated {_e(report['generated'])} · "
         f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p></header><main>"
+        f'<section id="comparison"><h2>Implementations side by side</h2>{render_compare.verdict_grid(report)}</section>'
         f'<section id="verdicts"><h2>Verdicts</h2>{_verdicts(report)}</section>'
         f'<section id="charts"><h2>Pass rates</h2>{charts.level_bars(report["level_pass_rates"])}'
         f'{charts.history_lines(report["history"])}</section>'
@@ -258,6 +326,6 @@ def render(report: dict) -> str:
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
-        f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{_header_support(report)}</section>'
-        f"</main><script>{JS}</script></body></html>\n"
+        f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{render_compare.header_support(report)}</section>'
+        f"</main>{render_compare.EVIDENCE_PANEL}<script>{JS}</script></body></html>\n"
     )

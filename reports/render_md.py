@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
+from .render_compare import support_labels
 from .render_html import decided_by
 
 ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
@@ -56,7 +57,11 @@ def render(report: dict) -> str:
     for row, impl, cell in failing[:MAX_LIST]:
         worst = [v for v in cell["vectors"] if (v.get("clause_outcome") or v["outcome"]) == cell["worst"]]
         how = f" ({decided_by(worst[0])})" if worst and decided_by(worst[0]) else ""
-        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}{_cell(how)}")
+        known = (worst[0].get("expectation") or {}) if worst else {}
+        link = known.get("link") or ""
+        bug = f" [bug report]({link.replace(')', '%29').replace(' ', '%20')})" if link.startswith(("https://", "http://")) else ""
+        why = f"; known: {_cell(known['reason'][:160])}{bug}" if known else ""
+        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}{_cell(how)}{why}")
     if len(failing) > MAX_LIST:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
 
@@ -77,8 +82,9 @@ def render(report: dict) -> str:
     if not report["flaky"]:
         lines.append("None.")
     for f in report["flaky"][:MAX_LIST]:
+        q = f.get("quarantine")
         lines.append(f"- {_cell(f['implementation'])}: {_cell(f['vector_id'])} — score {f['score']:.2f} "
-                     f"({f['changes']}/{f['pairs']})")
+                     f"({f['changes']}/{f['pairs']})" + (f"; quarantined in the gate: {_cell(q['reason'])}" if q else ""))
     if len(report["flaky"]) > MAX_LIST:
         lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
 
@@ -86,10 +92,12 @@ def render(report: dict) -> str:
     if support:
         impls = sorted({i for r in support for i in r["implementations"]})
         lines += ["", "## OpenMessaging: who set each header", "",
-                  "broker / client-library: the product's; mapping: mqconform's mapping (the broker carried it); "
-                  "consumer-context: where the consumer read it; nobody: absent.", "",
+                  "native: the broker or the product's own client library set it; set by the mapping: mqconform's "
+                  "mapping wrote it (the broker carried it); absent: nobody; consumer context: read where the "
+                  "consumer received it.", "",
                   "| Header | " + " | ".join(_cell(i) for i in impls) + " |", "|---" * (len(impls) + 1) + "|"]
         for r in support:
             lines.append(f"| {_cell(r['header'])} | "
-                         + " | ".join(_cell(", ".join(r["implementations"].get(i, [])) or "·") for i in impls) + " |")
+                         + " | ".join(_cell(" / ".join(support_labels(r["implementations"].get(i, [])))
+                                            or "·") for i in impls) + " |")
     return "\n".join(lines) + "\n"

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
 # (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), and
-# the Debian packages the tests need (Java for Spark, Chromium for the HTML report test, iproute2
+# the Debian packages the tests need (Java for Spark, Chromium and chromedriver for the HTML report tests, iproute2
 # for the second-host test). Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_apt=()
 command -v java >/dev/null 2>&1 || want_apt+=(default-jre-headless)
-if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ] && ! command -v chromium >/dev/null 2>&1; then want_apt+=(chromium); fi
+if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ]; then
+  command -v chromium >/dev/null 2>&1 || want_apt+=(chromium)
+  # the comparison view's test drives Chromium through chromedriver (selenium, from pyproject's dev extras)
+  command -v chromedriver >/dev/null 2>&1 || want_apt+=(chromium-driver)
+fi
 command -v ip >/dev/null 2>&1 || want_apt+=(iproute2)
 if [ ${#want_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

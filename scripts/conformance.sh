@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: the whole conformance suite against the default implementations, ending in a report.
 #   bash scripts/conformance.sh [extra pytest options, e.g. --spec 'ce-*' --impl 'rabbitmq-*']
-# Output folder: $MQCONFORM_OUT (default out/): results.jsonl, report/ (index.html, summary.md,
-# compliance.json, badges/). Exit status: that of `python -m reports gate` (0: no failure beyond
+# Output folder: $MQCONFORM_OUT (default out/): results.jsonl (the rows, JSON Lines), junit.xml (one
+# testcase per vector x implementation, its record as a JSON property), report/ (index.html,
+# summary.md, compliance.json, badges/). Exit status: that of `python -m reports gate` (0: no failure beyond
 # the known deviations in expectations/; 1: new failures; 2: bad input), or pytest's when the
 # run itself broke (interrupted, internal or usage error).
 #
@@ -44,17 +45,18 @@ if bash scripts/container-engine.sh status >/dev/null 2>&1; then
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-rm -f "$out/results.jsonl" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl"
+rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl"
 jobs=${MQCONFORM_JOBS:-2}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
-.venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" "$@"
+.venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
+  --junitxml "$out/junit.xml" "$@"
 status=$?
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
 python3 -m fixtures.runclock mark "$phases" "report (Spark)"
-.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" || exit 2
+.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations || exit 2
 echo "conformance: report in $out/report/index.html"
 python3 -m fixtures.runclock mark "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations

@@ -99,3 +99,20 @@ def test_bad_clause_file_is_named(tree):
     with pytest.raises(RegistryError) as e:
         load_vectors(tree)
     assert "ce-amqp.yaml:8" in str(e.value) and "clauses[0].level" in str(e.value)
+
+
+def test_the_digest_does_not_depend_on_where_the_tree_is(tmp_path):
+    """A certificate names the vector set by its digest: two checkouts of one tree agree on it, and
+    an edit of one byte changes it."""
+    import shutil
+
+    from fixtures.vectors import load_vectors
+    from tests.paths import VECTORS
+
+    a, b = tmp_path / "one" / "vectors", tmp_path / "x" / "y" / "vectors"
+    shutil.copytree(VECTORS, a)
+    shutil.copytree(VECTORS, b)
+    assert load_vectors(a).digest == load_vectors(b).digest == load_vectors(VECTORS).digest
+    f = next(b.glob("clauses/*.yaml"))
+    f.write_text(f.read_text() + "\n")
+    assert load_vectors(b).digest != load_vectors(a).digest

@@ -194,3 +194,29 @@ def test_a_clause_glob_covers_a_failure_only_through_a_clause_it_fails(tmp_path)
     assert gate("--results", str(results), "--expectations", on_cited).returncode == 1
     on_failed = exp(tmp_path, "failed.yaml", 'expectations:\n  - {implementation: alpha, clause: "ce-amqp/3.2/*", reason: r}\n')
     assert gate("--results", str(results), "--expectations", on_failed).returncode == 0
+
+
+def test_a_flaky_vector_is_quarantined_by_name_with_its_reason(files):
+    d, res = files
+    # alpha's ce-amqp.v3 passed twice, then failed with nothing changed: the report lists it as flaky.
+    text = COVER_ALL.replace("    vector: ce-amqp.v3\n    reason: TTL not set",
+                             "    vector: ce-amqp.v3\n    outcome: flaky\n    reason: passes or fails by timing\n"
+                             "    link: https://bugs.example/alpha/17")
+    r = gate("--strict", "--results", *res, "--expectations", exp(d, "flaky.yaml", text))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert ("QUARANTINED fail: alpha ce-amqp.v3: flaky, set aside by " in r.stdout
+            and ": passes or fails by timing (https://bugs.example/alpha/17)" in r.stdout), r.stdout
+    assert "0 uncovered failure(s), 4 covered, 1 quarantined" in r.stdout
+    # A quarantine names its vector: a clause glob, or no vector, is refused with file, line and field.
+    for bad in ("    clause: \"ce-amqp/3.3/*\"\n    outcome: flaky\n", "    vector: ce-amqp.v3\n    clause: x\n    outcome: flaky\n"):
+        r = gate("--results", *res, "--expectations",
+                 exp(d, "bad-flaky.yaml", f"expectations:\n  - implementation: alpha\n{bad}    reason: r\n"))
+        assert r.returncode == 2 and "bad-flaky.yaml:2: expectations[0] (implementation 'alpha'" in r.stderr, r.stderr
+        assert "field vector: a quarantine (outcome: flaky) names the vector by its id" in r.stderr
+
+
+def test_a_link_is_the_http_address_of_a_bug_report(files):
+    d, res = files
+    text = "expectations:\n  - {implementation: alpha, vector: ce-amqp.v3, reason: r, link: 'javascript:alert(1)'}\n"
+    r = gate("--results", *res, "--expectations", exp(d, "badlink.yaml", text))
+    assert r.returncode == 2 and "badlink.yaml:2: expectations[0]" in r.stderr and "field link" in r.stderr, r.stderr

@@ -1,0 +1,221 @@
+"""What a certificate says, decided from the rows alone, and its Markdown text.
+
+`facts(rows, ...)` is the whole certificate as data (certificate.json): the implementation and the
+versions its broker gave, the suite version and commit, the vectors digest, the run, and per spec
+revision the verdict and the counts per level. Verdicts come from reports/model.py `spec_verdicts`,
+the code the report uses, over each row's level and outcome (docs/verdicts.md), so a certificate and a
+report of the same rows never disagree. `render(facts)` is CERTIFICATE.md: a function of the facts
+only, so that verify can render it again and compare it byte for byte.
+
+A certification admits no expectations file: every row must have been expected to pass (no xfail,
+no xpass). Deviations a vendor declares (`--deviations FILE`, the expectations format) are listed
+on the certificate with the failing rows they account for, as declared; they never change a verdict.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fixtures import expectations as exp_mod  # noqa: E402
+from reports import gate, model  # noqa: E402
+from reports.outcomes import OUTCOME_ORDER  # noqa: E402
+
+SCHEMA = "mqconform-certificate/1"
+# Facts of the run every row repeats; a certificate holds one run of one implementation.
+SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
+# Provenance an endpoint's rows carry (fixtures/targets.py): what the broker said about itself.
+SERVER_FACTS = ("server_product", "server_version", "server_platform", "server_cluster_name", "server_read_over")
+GOOD = ("conformant", "conformant-with-deviations")
+
+
+class CertificateError(ValueError):
+    """The rows cannot make one certificate; the message says which rows and why."""
+
+
+def _one(rows: list[dict], key: str, get=None) -> str:
+    get = get or (lambda r: r.get(key))
+    values = sorted({str(get(r)) for r in rows})
+    if len(values) != 1:
+        raise CertificateError(f"the rows disagree on {key}: {', '.join(values[:5])}")
+    return values[0]
+
+
+def check_rows(rows: list[dict]) -> list[str]:
+    """Why these rows cannot be a certification's (empty: they can)."""
+    problems = []
+    if not rows:
+        return ["no result rows"]
+    for key in SAME_IN_EVERY_ROW:
+        try:
+            _one(rows, key)
+        except CertificateError as exc:
+            problems.append(str(exc))
+    try:
+        _one(rows, "implementation", lambda r: (r.get("implementation") or {}).get("name"))
+    except CertificateError as exc:
+        problems.append(str(exc))
+    listed = [r for r in rows if r.get("expected_outcome") != "pass" or r.get("outcome") in ("xfail", "xpass")]
+    if listed:
+        r = listed[0]
+        problems.append(f"{len(listed)} row(s) were judged against an expectations file (e.g. {r.get('vector_id')}: "
+                        f"expected {r.get('expected_outcome')}, outcome {r.get('outcome')}); a certification admits none")
+    return problems
+
+
+def level_counts(rows: list[dict]) -> list[dict]:
+    """The rows counted as the report's engines count them (reports/aggregate.py `level_counts`):
+    (impl, spec, spec_revision, level, outcome, n), the row's own outcome at the row's level."""
+    n: dict[tuple, int] = {}
+    for r in rows:
+        key = (r["implementation"]["name"], r["spec"], r.get("spec_revision"), r.get("level"), r["outcome"])
+        n[key] = n.get(key, 0) + 1
+    return [dict(zip(("impl", "spec", "spec_revision", "level", "outcome", "n"), (*k, v), strict=True))
+            for k, v in n.items()]
+
+
+def spec_verdicts(rows: list[dict]) -> list[dict]:
+    """Per spec revision: the verdict and the counts per level, by the report's own code
+    (reports/model.py `spec_verdicts`), so a certificate and the report of its rows never disagree."""
+    out = []
+    for v in model.spec_verdicts(level_counts(rows)):
+        spec, rev = v["spec"], v["spec_revision"] or ""
+        entry = {"spec": spec, "spec_revision": rev, "verdict": v["verdict"], "counts": v["counts"],
+                 "rows": sum(sum(c.values()) for c in v["counts"].values())}
+        if v["verdict"] == "not-applicable":
+            why = sorted({(r.get("message") or "").splitlines()[0] for r in rows
+                          if r["spec"] == spec and (r.get("spec_revision") or "") == rev and r.get("message")})
+            entry["why"] = why[0][:300] if why else ""
+        out.append(entry)
+    return out
+
+
+def declared(rows: list[dict], entries, on: dt.date) -> list[dict]:
+    """The vendor's declared deviations, each with the failing rows it accounts for (as the gate matches:
+    a fail through its vector id or a clause it fails; an error through an outcome: error entry)."""
+    out = []
+    for e in entries:
+        covered = []
+        for r in rows:
+            if r["outcome"] not in ("fail", "error"):
+                continue
+            clauses = list(r.get("clause_ids") or []) if r["outcome"] == "error" else gate.blamed(r)
+            if exp_mod.find([e], r["implementation"]["name"], r["vector_id"], clauses, on,
+                            outcome=r["outcome"], error_kind=r.get("error_kind")) is not None:
+                covered.append(r["vector_id"])
+        out.append({"implementation": e.implementation, "vector": e.vector, "clause": e.clause,
+                    "outcome": e.outcome, "reason": e.reason, "link": e.link,
+                    "expires": e.expires.isoformat() if e.expires else None, "rows": sorted(set(covered))})
+    return out
+
+
+def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, deviation_entries=()) -> dict:
+    """The certificate of a certification's rows (check_rows must have found nothing)."""
+    first = rows[0]
+    impl = first["implementation"]
+    prov = impl.get("provenance") or {}
+    on = dt.date.fromisoformat(made[:10])
+    return {
+        "schema": SCHEMA,
+        "made": made,
+        "implementation": {
+            "name": impl["name"], "kind": impl.get("kind"), "version": impl.get("version"),
+            "endpoint": prov.get("endpoint"),
+            "server": {k.removeprefix("server_"): prov[k] for k in SERVER_FACTS if prov.get(k)},
+            # a row through two protocol clients names both ("pika 1.4.4, python-qpid-proton 0.40.0")
+            "adapters": sorted({a.strip() for r in rows if r.get("adapter") and r.get("adapter") != "none"
+                                for a in r["adapter"].split(",") if a.strip()}),
+        },
+        "suite": {"version": first["suite_version"], "commit": suite_commit, "vectors_digest": first["vectors_digest"]},
+        "run": {"run_id": first["run_id"], "run_started": first["run_started"], "rows": len(rows),
+                "outcomes": {o: n for o in OUTCOME_ORDER if (n := sum(r["outcome"] == o for r in rows))}},
+        "scope": list(scope) or ["every spec"],
+        "specs": spec_verdicts(rows),
+        "declared_deviations": declared(rows, list(deviation_entries), on),
+    }
+
+
+def overall(f: dict) -> str:
+    """One word for the whole certificate: every spec that applies conformant (with deviations or not)."""
+    applying = [s["verdict"] for s in f["specs"] if s["verdict"] != "not-applicable"]
+    if not applying:
+        return "not-applicable"
+    return "conformant" if all(v in GOOD for v in applying) else "not conformant or incomplete"
+
+
+def _md(text) -> str:
+    """Text safe in a Markdown table cell."""
+    s = "" if text is None else str(text)
+    for ch in "\\|`*_<>[]":
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("\r", " ").replace("\n", " ")
+
+
+def _counts(c: dict) -> str:
+    return ", ".join(f"{o} {c[o]}" for o in OUTCOME_ORDER if c.get(o)) or "—"
+
+
+def render(f: dict) -> str:
+    impl, suite, run = f["implementation"], f["suite"], f["run"]
+    server = impl["server"]
+    lines = [
+        f"# mqconform certificate: {_md(impl['name'])}", "",
+        f"**Overall: {overall(f)}** (every spec that applies: conformant or conformant-with-deviations).", "",
+        "## Implementation", "",
+        "| | |", "|---|---|",
+        f"| name | {_md(impl['name'])} ({_md(impl['kind'])}) |",
+        f"| endpoint | {_md(impl['endpoint'] or '—')} |",
+        f"| product, as the broker said | {_md(server.get('product', 'not said'))} |",
+        f"| version, as the broker said | {_md(server.get('version', impl['version'] or 'not said'))} |",
+        f"| platform | {_md(server.get('platform', '—'))} |",
+        f"| cluster name | {_md(server.get('cluster_name', '—'))} |",
+        f"| read over | {_md(server.get('read_over', '—'))} |",
+        f"| adapters | {_md(', '.join(impl['adapters']) or '—')} |",
+        "", "## Suite and run", "",
+        "| | |", "|---|---|",
+        f"| suite version | {_md(suite['version'])} |",
+        f"| suite commit | {_md(suite['commit'])} |",
+        f"| vectors digest | {_md(suite['vectors_digest'])} |",
+        f"| run | {_md(run['run_id'])}, started {_md(run['run_started'])} |",
+        f"| rows | {run['rows']}: {_counts(run['outcomes'])} |",
+        f"| scope | {_md(', '.join(f['scope']))} |",
+        f"| certificate made | {_md(f['made'])} |",
+        "| expectations file | none: a certification admits none; every row was expected to pass |",
+        "", "## Verdicts per spec", "",
+        "| spec | revision | verdict | MUST / MUST NOT | SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|",
+    ]
+    for s in f["specs"]:
+        groups: dict[str, dict[str, int]] = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+        for level, c in s["counts"].items():
+            g = groups["SHOULD" if level.startswith("SHOULD") else "MAY" if level == "MAY" else "MUST"]
+            for o, n in c.items():
+                g[o] = g.get(o, 0) + n
+        lines.append(f"| {_md(s['spec'])} | {_md(s['spec_revision'])} | **{s['verdict']}** | {_counts(groups['MUST'])} | "
+                     f"{_counts(groups['SHOULD'])} | {_counts(groups['MAY'])} |")
+    na = [s for s in f["specs"] if s["verdict"] == "not-applicable"]
+    if na:
+        lines += ["", "Specs that do not apply (every row not_applicable):", ""]
+        lines += [f"- {_md(s['spec'])} {_md(s['spec_revision'])}: {_md(s.get('why', ''))}" for s in na]
+    lines += ["", "## Declared deviations", ""]
+    if not f["declared_deviations"]:
+        lines.append("None declared.")
+    else:
+        lines += ["Declared by the vendor; listed as declared, they change no verdict.", "",
+                  "| implementation | vector / clause | known | reason | bug report | failing rows it accounts for |",
+                  "|---|---|---|---|---|---|"]
+        for d in f["declared_deviations"]:
+            what = d["vector"] if d["vector"] is not None else f"clause {d['clause']}"
+            rows = ", ".join(d["rows"]) or "none (not observed in this run)"
+            lines.append(f"| {_md(d['implementation'])} | {_md(what)} | {_md(d['outcome'])} | {_md(d['reason'])} | "
+                         f"{_md(d['link'] or '—')} | {_md(rows)} |")
+    lines += ["", "## How to check this certificate", "",
+              "Every file of this folder is in `MANIFEST.sha256`. From a checkout of the suite commit above:", "",
+              "    ./mqconform verify THIS_FOLDER", "",
+              "recomputes every verdict from `results.jsonl` (the rows), with the rule of `docs/verdicts.md`, and",
+              "checks every digest, the suite version and the vectors digest. `report/index.html` shows the rows",
+              "clause by clause; `junit.xml` has one test case per row.", ""]
+    return "\n".join(lines)

@@ -1,0 +1,206 @@
+"""`./mqconform certify --endpoint NAME=URL [--spec GLOB]...`: certify one broker, write one bundle.
+
+Steps, each said with its elapsed time (fixtures/progress.py):
+  1. check the arguments: the endpoint URL (refused with the password masked), the declared
+     deviations file (fixtures/expectations.py: file, line and field), the output folder (new);
+  2. run every suite that yields rows (not the drawn property tests, not the cross-protocol
+     measurement) against the endpoint only (`--impl NAME`), with an empty expectations file:
+     pytest in a process of its own, its output shown as it comes;
+  3. build the report of the rows (reports build, Spark), its store kept outside the bundle;
+  4. write certificate.json, CERTIFICATE.md, the declared deviations and MANIFEST.sha256.
+Everything is written into a sibling folder `OUT.partial-PID` and renamed to OUT at the end: a
+certification that fails or is interrupted leaves no bundle (and removes the partial one).
+The password comes from the URL, MQCONFORM_PASSWORD_<NAME> or --netrc-file (fixtures/credentials.py)
+and is never printed: the endpoint is shown as the plugin masks it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import bundle, certificate
+
+ROOT = Path(__file__).resolve().parent.parent
+# Suites left out of a certification: they yield no rows (drawn events through brokers fail as pytest
+# failures until saved as vectors; CloudEvents through brokers and the cross-protocol survival are
+# measurements, docs in the README).
+NOT_CERTIFYING = ("suites/properties", "suites/cloudevents/test_cross_protocol.py",
+                  "suites/cloudevents/test_transit.py")
+EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE, EXIT_NO_CERTIFICATE = 0, 1, 2, 3
+EXIT_CODES = """\
+exit codes:
+  0  bundle written: some spec applies, and every spec that applies is conformant or
+     conformant-with-deviations
+  1  bundle written: a spec that applies is not-conformant or incomplete, or no spec applies
+     (the certificate says which)
+  2  usage or input error, nothing written: bad arguments, an endpoint URL that cannot be used as
+     written (shown with the password masked), a declared deviations file that is malformed (file,
+     line, field) or names another implementation, an output folder that exists, no vector selected
+  3  no certificate, nothing left behind: the run was interrupted or broke, the endpoint could not
+     be used at all (every row a target error: closed, silent, not AMQP, login refused), or the
+     report could not be built
+"""
+
+
+def _say(text: str) -> None:
+    print(f"certify: {text}", file=sys.stderr, flush=True)
+
+
+def suite_commit() -> str:
+    """The checkout's full commit, and whether files it tracks were changed ("unknown" outside git)."""
+    try:
+        sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    if not sha:
+        return "unknown (not a git checkout)"
+    return sha + (" with local changes to tracked files" if dirty else "")
+
+
+def default_out(name: str) -> Path:
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return Path("certificates") / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}-{stamp}"
+
+
+def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
+    from reports import validate
+
+    rows, problems = [], validate.Problems()
+    if path.exists():
+        with path.open(encoding="utf-8") as fh:
+            validate.scan_lines(str(path), fh, problems, rows.append)
+    return rows, [f"{w}:{n}: {why}" for w, n, why in problems.errors] + [f"{w}:{n}: torn last line" for w, n in problems.torn]
+
+
+def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
+            deviations: str | None = None, timeout_s: float | None = None) -> int:
+    from fixtures import expectations as exp_mod
+    from fixtures import progress
+    from fixtures.adapters.endpoint import EndpointError, parse_option
+
+    # 1. arguments
+    try:
+        name, ep = parse_option(endpoint)
+    except EndpointError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    entries = []
+    if deviations:
+        try:
+            entries = exp_mod.load(deviations)
+        except exp_mod.ExpectationsError as exc:
+            _say(f"--deviations: {exc}")
+            return EXIT_USAGE
+        from fnmatch import fnmatchcase
+        for e in entries:
+            if not fnmatchcase(name, e.implementation):
+                _say(f"--deviations: {e.where}: names implementation {e.implementation!r}, not {name!r}: "
+                     "a certification lists the deviations its own implementation declares")
+                return EXIT_USAGE
+    if netrc_file and not Path(netrc_file).is_file():
+        _say(f"--netrc-file {netrc_file}: no such file")
+        return EXIT_USAGE
+    target = Path(out) if out else default_out(name)
+    if target.exists():
+        _say(f"--out {target}: exists; a bundle is written into a new folder")
+        return EXIT_USAGE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    partial.mkdir()
+    store = Path(tempfile.mkdtemp(prefix="mqconform-certify-store-"))
+    # The commit is read before the run, as the rows' suite version is: the two name one checkout.
+    commit = suite_commit()
+    try:
+        return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit,
+                        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress)
+    except KeyboardInterrupt:
+        _say("interrupted: no certificate")
+        return EXIT_NO_CERTIFICATE
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.rmtree(store, ignore_errors=True)
+
+
+def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit, timeout_s,
+             progress) -> int:
+    none = store / "no-expectations.yaml"
+    none.write_text("expectations: []\n", encoding="utf-8")
+    results, junit = partial / bundle.RESULTS, partial / bundle.JUNIT
+    cmd = [sys.executable, "-m", "pytest", "suites", "-p", "no:cacheprovider", "-q", "-rN", "--tb=line",
+           *[a for s in NOT_CERTIFYING for a in ("--ignore", s)],
+           "--endpoint", endpoint, "--impl", name, "--expectations", str(none),
+           "--results", str(results), "--junitxml", str(junit)]
+    cmd += [a for s in specs for a in ("--spec", s)]
+    if netrc_file:
+        cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
+    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID"}
+    scope = ", ".join(specs) or "every spec"
+    # pytest shows its own progress (a mark per vector, each target named as it starts): no ticker of
+    # ours in the middle of its lines, only the step's start and end.
+    with progress.step(f"running {scope} against {name} ({ep.redacted()})", done="ran", period=24 * 3600):
+        try:
+            status = subprocess.run(cmd, cwd=ROOT, env=env, timeout=timeout_s, stdin=subprocess.DEVNULL).returncode
+        except subprocess.TimeoutExpired:
+            _say(f"the run took longer than {timeout_s:.0f}s (MQCONFORM_CERTIFY_TIMEOUT): no certificate")
+            return EXIT_NO_CERTIFICATE
+    if status == 4:
+        _say("pytest refused the arguments (above): nothing certified")
+        return EXIT_USAGE
+    if status == 5:
+        _say(f"no vector selected by --spec {' '.join(specs)}: nothing certified")
+        return EXIT_USAGE
+    if status not in (0, 1):
+        _say(f"the run stopped (pytest status {status}): no certificate")
+        return EXIT_NO_CERTIFICATE
+    rows, invalid = _read_rows(results)
+    rows = [r for r in rows if r["implementation"]["name"] == name]
+    if invalid or not rows:
+        _say("the run wrote " + ("; ".join(invalid[:3]) if invalid else "no row") + ": no certificate")
+        return EXIT_NO_CERTIFICATE
+    if all(r["outcome"] == "error" and r.get("error_kind") == "target" for r in rows):
+        _say(f"{name} could not be used: {rows[0]['message'].splitlines()[0]}: no certificate")
+        return EXIT_NO_CERTIFICATE
+    problems = certificate.check_rows(rows)
+    if problems:
+        _say("the rows cannot make a certificate: " + "; ".join(problems))
+        return EXIT_NO_CERTIFICATE
+
+    with progress.step("building the report (Spark)", done="built"):
+        build = subprocess.run([sys.executable, "-m", "reports", "build", "--results", str(results),
+                                "--out", str(partial / bundle.REPORT), "--store", str(store / "store")],
+                               cwd=ROOT, timeout=timeout_s, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.stderr.write(build.stdout[-2000:] + build.stderr[-4000:])
+        _say("the report could not be built: no certificate")
+        return EXIT_NO_CERTIFICATE
+
+    made = dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    f = certificate.facts(rows, scope=list(specs), suite_commit=commit, made=made, deviation_entries=entries)
+    shown = {(v["spec"], v["spec_revision"] or ""): v["verdict"]
+             for v in json.loads((partial / bundle.REPORT / "compliance.json").read_text(encoding="utf-8"))["verdicts"]}
+    mine = {(s["spec"], s["spec_revision"]): s["verdict"] for s in f["specs"]}
+    if shown != mine:   # one rule for both (reports/model.py verdict): a difference is a defect of the suite
+        _say(f"the report's verdicts {shown} differ from the certificate's {mine}: no certificate")
+        return EXIT_NO_CERTIFICATE
+    if deviations:
+        shutil.copyfile(deviations, partial / bundle.DEVIATIONS)
+    (partial / bundle.CERTIFICATE_JSON).write_text(json.dumps(f, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (partial / bundle.CERTIFICATE_MD).write_text(certificate.render(f), encoding="utf-8")
+    manifest = bundle.write_manifest(partial)
+    partial.rename(target)
+
+    for s in f["specs"]:
+        _say(f"  {s['spec']} {s['spec_revision']}: {s['verdict']}")
+    _say(f"{name}: {certificate.overall(f)}; bundle {target} (MANIFEST.sha256 {manifest})")
+    _say(f"check it with: ./mqconform verify {target}")
+    return EXIT_OK if certificate.overall(f) == "conformant" else EXIT_NOT_CONFORMANT

@@ -1,0 +1,202 @@
+"""`./mqconform verify BUNDLE`: recompute a certificate from its rows and check every digest.
+
+Checks, in order, each said on its own line (a failure names the file, the row or the spec):
+  1. the manifest: every file's SHA-256 as listed, nothing missing, nothing unlisted;
+  2. the rows (results.jsonl): every line a valid record (reports/validate.py, no torn line),
+     one implementation, one run, one suite version and vectors digest, none judged against an
+     expectations file;
+  3. the certificate: certificate.json recomputed from the rows (certify/certificate.py: the
+     verdicts with reports/model.py's rule, the counts per level, the declared deviations
+     matched again against the rows) equals the bundle's; CERTIFICATE.md is its rendering, byte for byte;
+  4. the report and JUnit XML agree with the rows: compliance.json's verdicts, and one test case
+     per row whose JSON property has the row's outcome;
+  5. the suite: the certificate's commit is the one the rows' suite version names, and the rows'
+     suite version and vectors digest are this checkout's (verdict rules and
+     vectors change with the suite: check a bundle with the suite that made it).
+No Spark, no network: plain Python over the bundle's files.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from . import bundle, certificate
+
+ROOT = Path(__file__).resolve().parent.parent
+EXIT_VERIFIED, EXIT_NOT_VERIFIED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES = """\
+exit codes:
+  0  verified: every digest matches, and the certificate is what the rows say, with this suite
+  1  does not verify: a file changed, missing or unlisted; an invalid or altered row; a verdict,
+     count or declared deviation the rows do not give; the report or JUnit XML disagreeing with
+     the rows; or another suite version or vector set than this checkout's (each problem is said)
+  2  usage error: BUNDLE is not a folder holding MANIFEST.sha256
+"""
+
+
+def _rows(folder: Path) -> tuple[list[dict], list[str]]:
+    from reports import validate
+
+    rows, problems = [], validate.Problems()
+    path = folder / bundle.RESULTS
+    if not path.is_file():
+        return [], [f"{bundle.RESULTS}: missing"]
+    with path.open(encoding="utf-8") as fh:
+        validate.scan_lines(bundle.RESULTS, fh, problems, rows.append)
+    out = [f"{w}:{n}: {why}" for w, n, why in problems.errors]
+    out += [f"{w}:{n}: the last line is not a complete record" for w, n in problems.torn]
+    return rows, out
+
+
+def _deviation_entries(folder: Path):
+    from fixtures import expectations as exp_mod
+
+    path = folder / bundle.DEVIATIONS
+    return exp_mod.load(path) if path.is_file() else []
+
+
+def _diff(name: str, want, have, path: str = "") -> list[str]:
+    """Where two JSON values differ, as `name: PATH: the rows give X, the bundle says Y` lines."""
+    if isinstance(want, dict) and isinstance(have, dict):
+        out = []
+        for k in sorted(set(want) | set(have), key=str):
+            out += _diff(name, want.get(k), have.get(k), f"{path}.{k}" if path else str(k))
+        return out
+    if isinstance(want, list) and isinstance(have, list) and len(want) == len(have):
+        out = []
+        for i, (w, h) in enumerate(zip(want, have, strict=True)):
+            label = w.get("spec") + " " + w.get("spec_revision", "") if isinstance(w, dict) and "spec" in w else str(i)
+            out += _diff(name, w, h, f"{path}[{label}]")
+        return out
+    if want != have:
+        return [f"{name}: {path}: the rows give {json.dumps(want, ensure_ascii=False)[:200]}, "
+                f"the bundle says {json.dumps(have, ensure_ascii=False)[:200]}"]
+    return []
+
+
+def _certificate(folder: Path, rows: list[dict]) -> list[str]:
+    try:
+        stated = json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return [f"{bundle.CERTIFICATE_JSON}: cannot be read: {exc}"]
+    if stated.get("schema") != certificate.SCHEMA:
+        return [f"{bundle.CERTIFICATE_JSON}: schema {stated.get('schema')!r}, this suite reads {certificate.SCHEMA!r}"]
+    try:
+        entries = _deviation_entries(folder)
+        # What the rows cannot say is taken from the certificate: when it was made, the commit, the scope.
+        scope = [] if stated.get("scope") == ["every spec"] else stated.get("scope", [])
+        again = certificate.facts(rows, scope=scope, suite_commit=stated["suite"]["commit"], made=stated["made"],
+                                  deviation_entries=entries)
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"{bundle.CERTIFICATE_JSON}: cannot be recomputed: {type(exc).__name__}: {exc}"]
+    problems = _diff(bundle.CERTIFICATE_JSON, again, stated)
+    try:
+        text = (folder / bundle.CERTIFICATE_MD).read_text(encoding="utf-8")
+    except OSError as exc:
+        return problems + [f"{bundle.CERTIFICATE_MD}: cannot be read: {exc}"]
+    want = certificate.render(again).splitlines()
+    for n, (w, h) in enumerate(zip(want, text.splitlines(), strict=False), 1):
+        if w != h:
+            problems.append(f"{bundle.CERTIFICATE_MD}:{n}: the rows give {w[:160]!r}, the file says {h[:160]!r}")
+            break
+    else:
+        if len(want) != len(text.splitlines()):
+            problems.append(f"{bundle.CERTIFICATE_MD}: {len(text.splitlines())} lines, the rows give {len(want)}")
+    return problems
+
+
+def _report_and_junit(folder: Path, rows: list[dict]) -> list[str]:
+    problems = []
+    mine = {(s["spec"], s["spec_revision"]): s["verdict"] for s in certificate.spec_verdicts(rows)}
+    try:
+        report = json.loads((folder / bundle.REPORT / "compliance.json").read_text(encoding="utf-8"))
+        shown = {(v["spec"], v["spec_revision"] or ""): v["verdict"] for v in report["verdicts"]}
+        if shown != mine:
+            problems.append(f"{bundle.REPORT}/compliance.json: verdicts {shown}, the rows give {mine}")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        problems.append(f"{bundle.REPORT}/compliance.json: cannot be read: {exc}")
+    try:
+        tree = ET.parse(folder / bundle.JUNIT)
+    except (OSError, ET.ParseError) as exc:
+        return problems + [f"{bundle.JUNIT}: cannot be read: {exc}"]
+    by_test = {r["test_id"]: r for r in rows}
+    seen = 0
+    for case in tree.iter("testcase"):
+        for prop in case.iter("property"):
+            if prop.get("name") != "mqconform":
+                continue
+            try:
+                rec = json.loads(prop.get("value") or "")
+            except ValueError:
+                problems.append(f"{bundle.JUNIT}: test case {case.get('name')}: its mqconform property is not JSON")
+                continue
+            seen += 1
+            row = by_test.get(rec.get("test_id"))
+            if row is None or row["outcome"] != rec.get("outcome"):
+                problems.append(f"{bundle.JUNIT}: {rec.get('test_id')}: outcome {rec.get('outcome')}, the rows give "
+                                f"{row['outcome'] if row else 'no such row'}")
+    if seen != len(rows):
+        problems.append(f"{bundle.JUNIT}: {seen} test case(s) with a record, the rows are {len(rows)}")
+    return problems
+
+
+def _suite(folder: Path, rows: list[dict]) -> list[str]:
+    from fixtures.records import suite_version
+    from fixtures.vectors import load_vectors
+
+    problems = []
+    # The certificate's commit is the one the rows' suite version names (0.1.0+g<short commit>).
+    try:
+        commit = str(json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))["suite"]["commit"])
+    except (OSError, ValueError, KeyError, TypeError):
+        commit = ""   # said by the certificate's own check
+    short = (rows[0].get("suite_version") or "").partition("+g")[2]
+    if short and not commit.startswith(short):
+        problems.append(f"{bundle.CERTIFICATE_JSON}: suite commit {commit}, the rows were made by commit {short}")
+    here = suite_version(ROOT)
+    theirs = rows[0].get("suite_version")
+    if theirs != here:
+        problems.append(f"suite version: the bundle was made by mqconform {theirs}, this checkout is {here}: "
+                        "verify with the suite that made it (its commit is on the certificate)")
+    digest = load_vectors(ROOT / "vectors").digest
+    if rows[0].get("vectors_digest") != digest:
+        problems.append(f"vectors digest: the rows were judged with vectors {rows[0].get('vectors_digest')}, "
+                        f"this checkout's are {digest}")
+    return problems
+
+
+def verify(path: str, out=None) -> int:
+    out = out or sys.stdout
+    folder = Path(path)
+    if not (folder / bundle.MANIFEST).is_file():
+        print(f"verify: {path}: not a certification bundle (no {bundle.MANIFEST} in a folder there)", file=sys.stderr)
+        return EXIT_USAGE
+    all_problems: list[str] = []
+
+    def check(what: str, problems: list[str]) -> None:
+        print(f"{'ok  ' if not problems else 'FAIL'} {what}", file=out)
+        for p in problems:
+            print(f"     {p}", file=out)
+        all_problems.extend(problems)
+
+    check("every file's SHA-256 matches MANIFEST.sha256", bundle.check_manifest(folder))
+    rows, invalid = _rows(folder)
+    check(f"{bundle.RESULTS}: {len(rows)} valid row(s) of one certification", invalid or certificate.check_rows(rows))
+    if rows and not certificate.check_rows(rows):
+        try:
+            check("certificate.json and CERTIFICATE.md are what the rows give", _certificate(folder, rows))
+        except ValueError as exc:   # a malformed deviations.yaml names file and line
+            check("certificate.json and CERTIFICATE.md are what the rows give", [str(exc)])
+        check("the report and junit.xml agree with the rows", _report_and_junit(folder, rows))
+        check("suite version and vectors digest are this checkout's", _suite(folder, rows))
+    if all_problems:
+        print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
+        return EXIT_NOT_VERIFIED
+    f = json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))
+    verdicts = ", ".join(f"{s['spec']} {s['spec_revision']}: {s['verdict']}" for s in f["specs"])
+    print(f"verify: {path} verified ({dt.datetime.now(dt.UTC):%Y-%m-%d}): {f['implementation']['name']} "
+          f"{certificate.overall(f)}; {verdicts}; MANIFEST.sha256 {bundle.sha256(folder / bundle.MANIFEST)}", file=out)
+    return EXIT_VERIFIED

@@ -1,0 +1,1 @@
+"""The command-line entry `./mqconform` (cli/__main__.py)."""

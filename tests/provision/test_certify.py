@@ -1,0 +1,106 @@
+"""A vendor certifies their broker with `./mqconform certify` and anyone checks the bundle with
+`./mqconform verify`, as the README says; a bundle with one row altered does not verify.
+
+The vendor's broker is the catalog's RabbitMQ 4.0.5 started here with a user of its own, whose
+password comes through MQCONFORM_PASSWORD_vendor only. Certified: the RabbitMQ address format
+(4.0, and the PR #10873 draft that does not apply to 4.0.5), kept to two specs so the test stays
+short; the full certification is the same command without --spec.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+
+import pytest
+
+from certify import bundle
+
+from ..paths import ROOT
+from .test_vendor_endpoint import rabbitmqctl
+
+pytestmark = [pytest.mark.containers]
+
+PASSWORD = "Ce7/rt#If?y@é"
+
+
+def mqconform(*args, env=None, timeout=900):
+    return subprocess.run([str(ROOT / "mqconform"), *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture
+def vendor(engine, stop_targets):
+    from fixtures.provision import provision
+
+    rt = provision.start("rabbitmq-4.0.5")
+    rabbitmqctl(rt, "add_user", "vendor", PASSWORD)
+    rabbitmqctl(rt, "set_permissions", "vendor", ".*", ".*", ".*")
+    rabbitmqctl(rt, "set_user_tags", "vendor", "management")
+    cluster = f"vendor-{uuid.uuid4().hex[:8]}"
+    rabbitmqctl(rt, "set_cluster_name", cluster)
+    return rt, cluster
+
+
+def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
+    rt, cluster = vendor
+    host, port, mport = rt.host, rt.port("amqp091"), rt.port("http-management")
+    url = f"vendor=amqp://vendor@{host}:{port}?amqp_address_v1=permitted&management=http://{host}:{mport}"
+    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID"}
+    env.update({**engine.env, "MQCONFORM_PASSWORD_vendor": PASSWORD})
+    out = tmp_path / "bundle"
+
+    proc = mqconform("certify", "--endpoint", url, "--spec", "rabbitmq-address*", "--out", str(out), env=env)
+    said = proc.stdout + proc.stderr
+    assert proc.returncode in (0, 1), said[-4000:]
+    names = {p.name for p in out.iterdir()}
+    made = {bundle.CERTIFICATE_JSON, bundle.CERTIFICATE_MD, bundle.JUNIT, bundle.MANIFEST, bundle.REPORT, bundle.RESULTS}
+    assert made <= names and all(n.startswith("results.") for n in names - made), names   # side files: results.*
+    assert not list(tmp_path.glob("*.partial-*"))
+
+    cert = json.loads((out / bundle.CERTIFICATE_JSON).read_text())
+    server = cert["implementation"]["server"]
+    assert server["product"] == "RabbitMQ" and server["version"] == "4.0.5" and server["cluster_name"] == cluster
+    assert cert["implementation"]["endpoint"] == f"amqp://vendor:***@{host}:{port}"
+    specs = {s["spec"]: s for s in cert["specs"]}
+    assert set(specs) == {"rabbitmq-address@4.0", "rabbitmq-address@pr10873"}, specs
+    assert specs["rabbitmq-address@pr10873"]["verdict"] == "not-applicable"
+    text = (out / bundle.CERTIFICATE_MD).read_text()
+    assert "version, as the broker said | 4.0.5" in text and cert["suite"]["vectors_digest"] in text
+    # the report's verdicts are the certificate's (one code, reports/model.py spec_verdicts)
+    shown = {v["spec"]: v["verdict"] for v in json.loads((out / "report" / "compliance.json").read_text())["verdicts"]}
+    assert shown == {s: v["verdict"] for s, v in specs.items()}
+    # the password is nowhere: not in what was said, not in any file of the bundle
+    for p in out.rglob("*"):
+        assert not p.is_file() or PASSWORD.encode() not in p.read_bytes(), p
+    assert PASSWORD not in said
+
+    ok = mqconform("verify", str(out), env=env, timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 5 and "verified" in ok.stdout, ok.stdout
+
+    # One row altered: its outcome changed. As is, the manifest catches it; with the manifest
+    # written again to match, the verdicts recomputed from the rows catch it.
+    lines = (out / bundle.RESULTS).read_text().splitlines()
+    i = next(n for n, line in enumerate(lines) if json.loads(line)["outcome"] == "pass"
+             and json.loads(line)["level"] in ("MUST", "MUST NOT"))
+    row = json.loads(lines[i])
+    row["outcome"] = "fail"
+    row["clause_outcomes"] = {c: "fail" for c in row.get("clause_outcomes") or {}}
+    lines[i] = json.dumps(row)
+    tampered = tmp_path / "tampered"
+    shutil.copytree(out, tampered)
+    (tampered / bundle.RESULTS).write_text("\n".join(lines) + "\n")
+    bad = mqconform("verify", str(tampered), env=env, timeout=300)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "FAIL every file's SHA-256 matches MANIFEST.sha256" in bad.stdout
+    assert "results.jsonl: its SHA-256 is" in bad.stdout and "does NOT verify" in bad.stdout
+
+    bundle.write_manifest(tampered)
+    worse = mqconform("verify", str(tampered), env=env, timeout=300)
+    assert worse.returncode == 1, worse.stdout + worse.stderr
+    assert "ok   every file's SHA-256 matches MANIFEST.sha256" in worse.stdout
+    assert "FAIL certificate.json and CERTIFICATE.md are what the rows give" in worse.stdout, worse.stdout
+    assert "FAIL the report and junit.xml agree with the rows" in worse.stdout, worse.stdout
