@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:
 from fixtures import expectations as exp_mod  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
+from reports.render_md import md_cell, outcome_counts  # noqa: E402
 
 SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
@@ -147,43 +148,31 @@ def overall(f: dict) -> str:
     return "conformant" if all(v in GOOD for v in applying) else "not conformant or incomplete"
 
 
-def _md(text) -> str:
-    """Text safe in a Markdown table cell."""
-    s = "" if text is None else str(text)
-    for ch in "\\|`*_<>[]":
-        s = s.replace(ch, "\\" + ch)
-    return s.replace("\r", " ").replace("\n", " ")
-
-
-def _counts(c: dict) -> str:
-    return ", ".join(f"{o} {c[o]}" for o in OUTCOME_ORDER if c.get(o)) or "—"
-
-
 def render(f: dict) -> str:
     impl, suite, run = f["implementation"], f["suite"], f["run"]
     server = impl["server"]
     lines = [
-        f"# mqconform certificate: {_md(impl['name'])}", "",
+        f"# mqconform certificate: {md_cell(impl['name'])}", "",
         f"**Overall: {overall(f)}** (every spec that applies: conformant or conformant-with-deviations).", "",
         "## Implementation", "",
         "| | |", "|---|---|",
-        f"| name | {_md(impl['name'])} ({_md(impl['kind'])}) |",
-        f"| endpoint | {_md(impl['endpoint'] or '—')} |",
-        f"| product, as the broker said | {_md(server.get('product', 'not said'))} |",
-        f"| version, as the broker said | {_md(server.get('version', impl['version'] or 'not said'))} |",
-        f"| platform | {_md(server.get('platform', '—'))} |",
-        f"| cluster name | {_md(server.get('cluster_name', '—'))} |",
-        f"| read over | {_md(server.get('read_over', '—'))} |",
-        f"| adapters | {_md(', '.join(impl['adapters']) or '—')} |",
+        f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}) |",
+        f"| endpoint | {md_cell(impl['endpoint'] or '—')} |",
+        f"| product, as the broker said | {md_cell(server.get('product', 'not said'))} |",
+        f"| version, as the broker said | {md_cell(server.get('version', impl['version'] or 'not said'))} |",
+        f"| platform | {md_cell(server.get('platform', '—'))} |",
+        f"| cluster name | {md_cell(server.get('cluster_name', '—'))} |",
+        f"| read over | {md_cell(server.get('read_over', '—'))} |",
+        f"| adapters | {md_cell(', '.join(impl['adapters']) or '—')} |",
         "", "## Suite and run", "",
         "| | |", "|---|---|",
-        f"| suite version | {_md(suite['version'])} |",
-        f"| suite commit | {_md(suite['commit'])} |",
-        f"| vectors digest | {_md(suite['vectors_digest'])} |",
-        f"| run | {_md(run['run_id'])}, started {_md(run['run_started'])} |",
-        f"| rows | {run['rows']}: {_counts(run['outcomes'])} |",
-        f"| scope | {_md(', '.join(f['scope']))} |",
-        f"| certificate made | {_md(f['made'])} |",
+        f"| suite version | {md_cell(suite['version'])} |",
+        f"| suite commit | {md_cell(suite['commit'])} |",
+        f"| vectors digest | {md_cell(suite['vectors_digest'])} |",
+        f"| run | {md_cell(run['run_id'])}, started {md_cell(run['run_started'])} |",
+        f"| rows | {run['rows']}: {outcome_counts(run['outcomes'])} |",
+        f"| scope | {md_cell(', '.join(f['scope']))} |",
+        f"| certificate made | {md_cell(f['made'])} |",
         "| expectations file | none: a certification admits none; every row was expected to pass |",
         "", "## Verdicts per spec", "",
         "| spec | revision | verdict | MUST / MUST NOT | SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|",
@@ -194,12 +183,12 @@ def render(f: dict) -> str:
             g = groups["SHOULD" if level.startswith("SHOULD") else "MAY" if level == "MAY" else "MUST"]
             for o, n in c.items():
                 g[o] = g.get(o, 0) + n
-        lines.append(f"| {_md(s['spec'])} | {_md(s['spec_revision'])} | **{s['verdict']}** | {_counts(groups['MUST'])} | "
-                     f"{_counts(groups['SHOULD'])} | {_counts(groups['MAY'])} |")
+        lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict']}** | {outcome_counts(groups['MUST'])} | "
+                     f"{outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
     na = [s for s in f["specs"] if s["verdict"] == "not-applicable"]
     if na:
         lines += ["", "Specs that do not apply (every row not_applicable):", ""]
-        lines += [f"- {_md(s['spec'])} {_md(s['spec_revision'])}: {_md(s.get('why', ''))}" for s in na]
+        lines += [f"- {md_cell(s['spec'])} {md_cell(s['spec_revision'])}: {md_cell(s.get('why', ''))}" for s in na]
     lines += ["", "## Declared deviations", ""]
     if not f["declared_deviations"]:
         lines.append("None declared.")
@@ -210,8 +199,8 @@ def render(f: dict) -> str:
         for d in f["declared_deviations"]:
             what = d["vector"] if d["vector"] is not None else f"clause {d['clause']}"
             rows = ", ".join(d["rows"]) or "none (not observed in this run)"
-            lines.append(f"| {_md(d['implementation'])} | {_md(what)} | {_md(d['outcome'])} | {_md(d['reason'])} | "
-                         f"{_md(d['link'] or '—')} | {_md(rows)} |")
+            lines.append(f"| {md_cell(d['implementation'])} | {md_cell(what)} | {md_cell(d['outcome'])} | {md_cell(d['reason'])} | "
+                         f"{md_cell(d['link'] or '—')} | {md_cell(rows)} |")
     lines += ["", "## How to check this certificate", "",
               "Every file of this folder is in `MANIFEST.sha256`. From a checkout of the suite commit above:", "",
               "    ./mqconform verify THIS_FOLDER", "",

@@ -9,7 +9,7 @@ ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete":
 MAX_LIST = 20  # per list; the HTML report has everything
 
 
-def _cell(value) -> str:
+def md_cell(value) -> str:
     """Text safe inside a Markdown table cell."""
     text = "" if value is None else str(value)
     for ch in "\\|`*_<>[]":
@@ -17,7 +17,7 @@ def _cell(value) -> str:
     return text.replace("\r", " ").replace("\n", " ")
 
 
-def _counts(counts: dict) -> str:
+def outcome_counts(counts: dict) -> str:
     return ", ".join(f"{o} {counts[o]}" for o in OUTCOME_ORDER if counts.get(o)) or "—"
 
 
@@ -39,14 +39,14 @@ def render(report: dict) -> str:
                 g = groups[LEVEL_GROUP.get(level, "MUST")]
                 for o, n in c.items():
                     g[o] = g.get(o, 0) + n
-            lines.append(f"| {_cell(v['implementation'])} | {_cell(versions.get(v['implementation']))} | "
-                         f"{_cell(v['spec'])} {_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
-                         f"{_counts(groups['MUST'])} | {_counts(groups['SHOULD'])} | {_counts(groups['MAY'])} |")
+            lines.append(f"| {md_cell(v['implementation'])} | {md_cell(versions.get(v['implementation']))} | "
+                         f"{md_cell(v['spec'])} {md_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
+                         f"{outcome_counts(groups['MUST'])} | {outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
     else:
         lines.append("No results.")
     lines += ["", "## Latest runs", "", "| Implementation | Run | Started | Pass rate |", "|---|---|---|---|"]
     for i in report["implementations"]:
-        lines.append(f"| {_cell(i['name'])} | {_cell(i['run_id'])} | {_cell(i['run_started'])} | {_pct(i['pass_rate'])} |")
+        lines.append(f"| {md_cell(i['name'])} | {md_cell(i['run_id'])} | {md_cell(i['run_started'])} | {_pct(i['pass_rate'])} |")
 
     # xfail is listed too: a known deviation is still a deviation (see the verdict rules).
     failing = [(row, impl, cell) for row in report["matrix"] for impl, cell in sorted(row["cells"].items())
@@ -60,8 +60,8 @@ def render(report: dict) -> str:
         known = (worst[0].get("expectation") or {}) if worst else {}
         link = known.get("link") or ""
         bug = f" [bug report]({link.replace(')', '%29').replace(' ', '%20')})" if link.startswith(("https://", "http://")) else ""
-        why = f"; known: {_cell(known['reason'][:160])}{bug}" if known else ""
-        lines.append(f"- {_cell(impl)}: {_cell(row['clause_id'])} ({_cell(row['level'])}) — {cell['worst']}{_cell(how)}{why}")
+        why = f"; known: {md_cell(known['reason'][:160])}{bug}" if known else ""
+        lines.append(f"- {md_cell(impl)}: {md_cell(row['clause_id'])} ({md_cell(row['level'])}) — {cell['worst']}{md_cell(how)}{why}")
     if len(failing) > MAX_LIST:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
 
@@ -69,11 +69,11 @@ def render(report: dict) -> str:
     if not report["diff"]:
         lines.append("No implementation has two runs yet.")
     for d in report["diff"]:
-        lines.append(f"- **{_cell(d['implementation'])}**: {len(d['new_failures'])} new failure(s), "
+        lines.append(f"- **{md_cell(d['implementation'])}**: {len(d['new_failures'])} new failure(s), "
                      f"{len(d['fixed'])} fixed, {len(d['changed'])} other change(s)")
         for kind in ("new_failures", "fixed"):
             for x in d[kind][:MAX_LIST]:
-                lines.append(f"  - {kind.replace('_', ' ')}: {_cell(x['vector_id'])} "
+                lines.append(f"  - {kind.replace('_', ' ')}: {md_cell(x['vector_id'])} "
                              f"({x['before'] or 'new'} → {x['after'] or 'gone'})")
             if len(d[kind]) > MAX_LIST:
                 lines.append(f"  - … and {len(d[kind]) - MAX_LIST} more")
@@ -83,8 +83,8 @@ def render(report: dict) -> str:
         lines.append("None.")
     for f in report["flaky"][:MAX_LIST]:
         q = f.get("quarantine")
-        lines.append(f"- {_cell(f['implementation'])}: {_cell(f['vector_id'])} — score {f['score']:.2f} "
-                     f"({f['changes']}/{f['pairs']})" + (f"; quarantined in the gate: {_cell(q['reason'])}" if q else ""))
+        lines.append(f"- {md_cell(f['implementation'])}: {md_cell(f['vector_id'])} — score {f['score']:.2f} "
+                     f"({f['changes']}/{f['pairs']})" + (f"; quarantined in the gate: {md_cell(q['reason'])}" if q else ""))
     if len(report["flaky"]) > MAX_LIST:
         lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
 
@@ -95,9 +95,9 @@ def render(report: dict) -> str:
                   "native: the broker or the product's own client library set it; set by the mapping: mqconform's "
                   "mapping wrote it (the broker carried it); absent: nobody; consumer context: read where the "
                   "consumer received it.", "",
-                  "| Header | " + " | ".join(_cell(i) for i in impls) + " |", "|---" * (len(impls) + 1) + "|"]
+                  "| Header | " + " | ".join(md_cell(i) for i in impls) + " |", "|---" * (len(impls) + 1) + "|"]
         for r in support:
-            lines.append(f"| {_cell(r['header'])} | "
-                         + " | ".join(_cell(" / ".join(support_labels(r["implementations"].get(i, [])))
+            lines.append(f"| {md_cell(r['header'])} | "
+                         + " | ".join(md_cell(" / ".join(support_labels(r["implementations"].get(i, [])))
                                             or "·") for i in impls) + " |")
     return "\n".join(lines) + "\n"
