@@ -26,6 +26,8 @@ CERTIFICATE_JSON = "certificate.json"
 CERTIFICATE_MD = "CERTIFICATE.md"
 DEVIATIONS = "deviations.yaml"
 MANIFEST = "MANIFEST.sha256"
+# what a certificate's suite commit carries when the suite had local changes to tracked files
+LOCAL_CHANGES = "with local changes to tracked files"
 
 _LINE = re.compile(r"^([0-9a-f]{64})  (\S.*)$")
 

@@ -64,7 +64,7 @@ def suite_commit() -> str:
         return "unknown (not a git checkout)"
     if not sha:
         return "unknown (not a git checkout)"
-    return sha + (" with local changes to tracked files" if dirty else "")
+    return f"{sha} {bundle.LOCAL_CHANGES}" if dirty else sha
 
 
 def default_out(name: str) -> Path:
@@ -143,7 +143,8 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
     cmd += [a for s in specs for a in ("--spec", s)]
     if netrc_file:
         cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
-    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID"}
+    # the run is a run of its own: no run id of a caller, no xdist worker identity of a caller's pytest
+    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
     scope = ", ".join(specs) or "every spec"
     # pytest shows its own progress (a mark per vector, each target named as it starts): no ticker of
     # ours in the middle of its lines, only the step's start and end.

@@ -12,7 +12,9 @@ Checks, in order, each said on its own line (a failure names the file, the row o
      per row whose JSON property has the row's outcome;
   5. the suite: the certificate's commit is the one the rows' suite version names, and the rows'
      suite version and vectors digest are this checkout's (verdict rules and
-     vectors change with the suite: check a bundle with the suite that made it).
+     vectors change with the suite: check a bundle with the suite that made it). A certificate made
+     with local changes to the suite's tracked files names no commit that could judge it again: it
+     does not verify unless the checker accepts that (--accept-local-changes), and then it is said.
 No Spark, no network: plain Python over the bundle's files.
 """
 from __future__ import annotations
@@ -32,7 +34,8 @@ exit codes:
   0  verified: every digest matches, and the certificate is what the rows say, with this suite
   1  does not verify: a file changed, missing or unlisted; an invalid or altered row; a verdict,
      count or declared deviation the rows do not give; the report or JUnit XML disagreeing with
-     the rows; or another suite version or vector set than this checkout's (each problem is said)
+     the rows; another suite version or vector set than this checkout's; or a certificate made
+     with local changes to the suite, without --accept-local-changes (each problem is said)
   2  usage error: BUNDLE is not a folder holding MANIFEST.sha256
 """
 
@@ -143,7 +146,7 @@ def _report_and_junit(folder: Path, rows: list[dict]) -> list[str]:
     return problems
 
 
-def _suite(folder: Path, rows: list[dict]) -> list[str]:
+def _suite(folder: Path, rows: list[dict], accept_local_changes: bool = False) -> list[str]:
     from fixtures.records import suite_version
     from fixtures.vectors import load_vectors
 
@@ -156,6 +159,9 @@ def _suite(folder: Path, rows: list[dict]) -> list[str]:
     short = (rows[0].get("suite_version") or "").partition("+g")[2]
     if short and not commit.startswith(short):
         problems.append(f"{bundle.CERTIFICATE_JSON}: suite commit {commit}, the rows were made by commit {short}")
+    if bundle.LOCAL_CHANGES in commit and not accept_local_changes:
+        problems.append(f"{bundle.CERTIFICATE_JSON}: made by suite commit {commit}: no published suite can judge "
+                        "these rows again (certify from a clean checkout, or verify with --accept-local-changes)")
     here = suite_version(ROOT)
     theirs = rows[0].get("suite_version")
     if theirs != here:
@@ -168,7 +174,7 @@ def _suite(folder: Path, rows: list[dict]) -> list[str]:
     return problems
 
 
-def verify(path: str, out=None) -> int:
+def verify(path: str, out=None, accept_local_changes: bool = False) -> int:
     out = out or sys.stdout
     folder = Path(path)
     if not (folder / bundle.MANIFEST).is_file():
@@ -191,12 +197,14 @@ def verify(path: str, out=None) -> int:
         except ValueError as exc:   # a malformed deviations.yaml names file and line
             check("certificate.json and CERTIFICATE.md are what the rows give", [str(exc)])
         check("the report and junit.xml agree with the rows", _report_and_junit(folder, rows))
-        check("suite version and vectors digest are this checkout's", _suite(folder, rows))
+        check("suite version and vectors digest are this checkout's", _suite(folder, rows, accept_local_changes))
     if all_problems:
         print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
         return EXIT_NOT_VERIFIED
     f = json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))
     verdicts = ", ".join(f"{s['spec']} {s['spec_revision']}: {s['verdict']}" for s in f["specs"])
+    if bundle.LOCAL_CHANGES in str(f["suite"]["commit"]):
+        print(f"note: accepted as asked: the certificate was made by suite commit {f['suite']['commit']}", file=out)
     print(f"verify: {path} verified ({dt.datetime.now(dt.UTC):%Y-%m-%d}): {f['implementation']['name']} "
           f"{certificate.overall(f)}; {verdicts}; MANIFEST.sha256 {bundle.sha256(folder / bundle.MANIFEST)}", file=out)
     return EXIT_VERIFIED

@@ -117,6 +117,9 @@ def _verify_parser() -> argparse.ArgumentParser:
         description="Check a certification bundle: recompute every verdict from its rows (no Spark), check "
                     "every SHA-256 of its manifest, and that this checkout is the suite version that made it.")
     p.add_argument("bundle", metavar="BUNDLE", help="the folder certify wrote")
+    p.add_argument("--accept-local-changes", action="store_true",
+                   help="verify a bundle whose certificate says it was made with local changes to the suite "
+                        "(no published commit can check such a verdict; refused without this flag)")
     return p
 
 
@@ -124,7 +127,7 @@ def verify_main(argv: list[str]) -> int:
     args = _verify_parser().parse_args(argv)
     from certify.verify import verify
 
-    return verify(args.bundle)
+    return verify(args.bundle, accept_local_changes=args.accept_local_changes)
 
 
 # ---- commands with a home elsewhere ------------------------------------------------------------------

@@ -2,7 +2,8 @@
 `./mqconform verify`, as the README says; a bundle with one row altered does not verify.
 
 The vendor's broker is the catalog's RabbitMQ 4.0.5 started here with a user of its own, whose
-password comes through MQCONFORM_PASSWORD_vendor only. Certified: the RabbitMQ address format
+password comes from a netrc file (--netrc-file); the vendor declares one deviation
+(--deviations), which the certificate lists and verify matches again. Certified: the RabbitMQ address format
 (4.0, and the PR #10873 draft that does not apply to 4.0.5), kept to two specs so the test stays
 short; the full certification is the same command without --spec.
 """
@@ -48,15 +49,26 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     rt, cluster = vendor
     host, port, mport = rt.host, rt.port("amqp091"), rt.port("http-management")
     url = f"vendor=amqp://vendor@{host}:{port}?amqp_address_v1=permitted&management=http://{host}:{mport}"
-    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID"}
-    env.update({**engine.env, "MQCONFORM_PASSWORD_vendor": PASSWORD})
+    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("MQCONFORM_PASSWORD")}
+    env.update(engine.env)
     out = tmp_path / "bundle"
+    netrc = tmp_path / "netrc"
+    netrc.write_text(f'machine {host} login vendor password "{PASSWORD}"\n', encoding="utf-8")
+    netrc.chmod(0o600)
+    deviations = tmp_path / "deviations.yaml"
+    deviations.write_text(
+        "expectations:\n"
+        "  - {implementation: vendor, vector: rabbitmq-address@4.0.outcomes-sender.released-unroutable-v2,\n"
+        "     reason: 'declared by the vendor for this test', link: 'https://github.com/rabbitmq/rabbitmq-server/issues/1'}\n",
+        encoding="utf-8")
 
-    proc = mqconform("certify", "--endpoint", url, "--spec", "rabbitmq-address*", "--out", str(out), env=env)
+    proc = mqconform("certify", "--endpoint", url, "--spec", "rabbitmq-address*", "--out", str(out),
+                     "--netrc-file", str(netrc), "--deviations", str(deviations), env=env)
     said = proc.stdout + proc.stderr
     assert proc.returncode in (0, 1), said[-4000:]
     names = {p.name for p in out.iterdir()}
-    made = {bundle.CERTIFICATE_JSON, bundle.CERTIFICATE_MD, bundle.JUNIT, bundle.MANIFEST, bundle.REPORT, bundle.RESULTS}
+    made = {bundle.CERTIFICATE_JSON, bundle.CERTIFICATE_MD, bundle.JUNIT, bundle.MANIFEST, bundle.REPORT, bundle.RESULTS,
+            bundle.DEVIATIONS}
     assert made <= names and all(n.startswith("results.") for n in names - made), names   # side files: results.*
     assert not list(tmp_path.glob("*.partial-*"))
 
@@ -69,6 +81,10 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     assert specs["rabbitmq-address@pr10873"]["verdict"] == "not-applicable"
     text = (out / bundle.CERTIFICATE_MD).read_text()
     assert "version, as the broker said | 4.0.5" in text and cert["suite"]["vectors_digest"] in text
+    # the declared deviation is listed as declared, with the failing rows it accounts for (none here)
+    [dev] = cert["declared_deviations"]
+    assert dev["vector"] == "rabbitmq-address@4.0.outcomes-sender.released-unroutable-v2" and dev["rows"] == []
+    assert "declared by the vendor for this test" in text and (out / bundle.DEVIATIONS).is_file()
     # the report's verdicts are the certificate's (one code, reports/model.py spec_verdicts)
     shown = {v["spec"]: v["verdict"] for v in json.loads((out / "report" / "compliance.json").read_text())["verdicts"]}
     assert shown == {s: v["verdict"] for s, v in specs.items()}
@@ -77,7 +93,14 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
         assert not p.is_file() or PASSWORD.encode() not in p.read_bytes(), p
     assert PASSWORD not in said
 
-    ok = mqconform("verify", str(out), env=env, timeout=300)
+    # A bundle made with local changes to the suite does not verify unless the checker accepts that
+    # (a clean checkout, as in CI, makes a bundle that verifies as it is).
+    local = bundle.LOCAL_CHANGES in cert["suite"]["commit"]
+    if local:
+        refused = mqconform("verify", str(out), env=env, timeout=300)
+        assert refused.returncode == 1 and "no published suite can judge" in refused.stdout, refused.stdout
+    accept = ["--accept-local-changes"] if local else []
+    ok = mqconform("verify", *accept, str(out), env=env, timeout=300)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 5 and "verified" in ok.stdout, ok.stdout
 
@@ -93,14 +116,25 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     tampered = tmp_path / "tampered"
     shutil.copytree(out, tampered)
     (tampered / bundle.RESULTS).write_text("\n".join(lines) + "\n")
-    bad = mqconform("verify", str(tampered), env=env, timeout=300)
+    bad = mqconform("verify", *accept, str(tampered), env=env, timeout=300)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "FAIL every file's SHA-256 matches MANIFEST.sha256" in bad.stdout
     assert "results.jsonl: its SHA-256 is" in bad.stdout and "does NOT verify" in bad.stdout
 
     bundle.write_manifest(tampered)
-    worse = mqconform("verify", str(tampered), env=env, timeout=300)
+    worse = mqconform("verify", *accept, str(tampered), env=env, timeout=300)
     assert worse.returncode == 1, worse.stdout + worse.stderr
     assert "ok   every file's SHA-256 matches MANIFEST.sha256" in worse.stdout
     assert "FAIL certificate.json and CERTIFICATE.md are what the rows give" in worse.stdout, worse.stdout
     assert "FAIL the report and junit.xml agree with the rows" in worse.stdout, worse.stdout
+
+    # The declared deviation altered after the fact (its reason), the manifest written again: the
+    # certificate no longer says what the bundle's deviations.yaml declares.
+    edited = tmp_path / "edited"
+    shutil.copytree(out, edited)
+    dev_file = edited / bundle.DEVIATIONS
+    dev_file.write_text(dev_file.read_text().replace("declared by the vendor for this test", "something else"))
+    bundle.write_manifest(edited)
+    again = mqconform("verify", *accept, str(edited), env=env, timeout=300)
+    assert again.returncode == 1 and "FAIL certificate.json and CERTIFICATE.md are what the rows give" in again.stdout, \
+        again.stdout
