@@ -122,6 +122,7 @@ def test_required_header_without_native_field_fails(om_vectors, monkeypatch):
     assert row.outcome == "fail"
     assert set(row.clause_outcomes.values()) == {"fail"}
     assert "no native field" in row.message and "AMQP 0-9-1 brokers record no store host" in row.message
+    assert row.set_by == {"storeHost": "nobody"}   # the header table says "absent", not nothing
 
 
 def test_required_conditional_field_absent_fails_naming_the_configuration(om_vectors, monkeypatch):
