@@ -14,6 +14,7 @@ on the certificate with the failing rows they account for, as declared; they nev
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 import sys
 from pathlib import Path
 
@@ -88,9 +89,10 @@ def spec_verdicts(rows: list[dict]) -> list[dict]:
         entry = {"spec": spec, "spec_revision": rev, "verdict": v["verdict"], "counts": v["counts"],
                  "rows": sum(sum(c.values()) for c in v["counts"].values())}
         if v["verdict"] == "not-applicable":
-            why = sorted({(r.get("message") or "").splitlines()[0] for r in rows
-                          if r["spec"] == spec and (r.get("spec_revision") or "") == rev and r.get("message")})
-            entry["why"] = why[0][:300] if why else ""
+            # the reason most of its rows give (the spec's own applies_to; a clause may name another range)
+            whys = Counter((r.get("message") or "").splitlines()[0] for r in rows
+                           if r["spec"] == spec and (r.get("spec_revision") or "") == rev and r.get("message"))
+            entry["why"] = min(whys, key=lambda w: (-whys[w], w))[:300] if whys else ""
         out.append(entry)
     return out
 

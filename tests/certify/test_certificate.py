@@ -55,3 +55,13 @@ def test_a_certificate_made_with_local_changes_verifies_only_when_accepted(tmp_p
     said = verify._suite(tmp_path, rows)
     assert any("no published suite can judge these rows again" in p for p in said), said
     assert not any("no published suite" in p for p in verify._suite(tmp_path, rows, accept_local_changes=True))
+
+
+def test_a_spec_that_does_not_apply_gives_the_reason_most_of_its_rows_give():
+    def na(msg):
+        return {"implementation": {"name": "acme"}, "spec": "s", "spec_revision": "r", "level": "MUST",
+                "outcome": "not_applicable", "message": msg}
+
+    rows = [na("the text describes x 3.13.* (a clause of its own)")] + [na("the text describes x 4.0.0-*")] * 3
+    [s] = certificate.spec_verdicts(rows)
+    assert s["verdict"] == "not-applicable" and s["why"] == "the text describes x 4.0.0-*"
