@@ -71,4 +71,4 @@ def test_the_pool_never_hands_a_catalog_targets_broker_to_an_endpoint(catalog):
     assert pool.live(catalog_ref) is not None
     assert pool.live(endpoint_ref_) is None
     pool.mark_dead(endpoint_ref_, "endpoint gone")
-    assert pool.failure(catalog_ref) is None and pool.live(catalog_ref) is not None
+    assert pool.live(catalog_ref) is not None and pool.get(catalog_ref) is pool.live(catalog_ref)

@@ -191,19 +191,6 @@ def test_proc_start_tells_live_from_dead():
     assert provision._proc_start(2**22 + 12345) == ""
 
 
-def test_attach_makes_a_non_owning_view():
-    desc = {"name": "rabbitmq-4.0.5", "variant": None, "product": "rabbitmq", "version": "4.0.5",
-            "host": "127.0.0.1", "ports": {"amqp091": 1234, "amqp10": 1234}, "credentials": {"username": "guest",
-            "password": "guest", "vhost": "/"}, "provenance": {}, "container_id": "abc", "container_name": "c",
-            "ready_s": 1.0}
-    rt = provision.attach(desc)
-    assert not rt.owner and rt.describe() == desc
-    assert rt.url("amqp091") == "amqp://guest:guest@127.0.0.1:1234/%2F"
-    assert rt.url("amqp10") == "amqp://guest:guest@127.0.0.1:1234"
-    rt.stop()  # a view never removes the container
-    assert not rt.alive()
-
-
 def test_no_engine_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(engine, "probe", lambda host, timeout=3.0: None)
     monkeypatch.setattr(engine, "_cached", None)

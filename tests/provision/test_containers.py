@@ -43,13 +43,18 @@ def mine() -> str:
     return f"label=mqconform.owner.pid={os.getpid()}"
 
 
+def amqp091_url(rt) -> str:
+    c = rt.credentials
+    return f"amqp://{c['username']}:{c['password']}@{rt.host}:{rt.port('amqp091')}/%2F"
+
+
 def amqp10_connection(rt, timeout=10):
     return BlockingConnection(f"amqp://{rt.host}:{rt.port('amqp10')}", timeout=timeout,
                               user="guest", password="guest", allowed_mechs="PLAIN", allow_insecure_mechs=True)
 
 
 def amqp091_roundtrip(rt, queue: str, body: bytes) -> None:
-    conn = pika.BlockingConnection(pika.URLParameters(rt.url("amqp091") + "?connection_attempts=1&socket_timeout=10"))
+    conn = pika.BlockingConnection(pika.URLParameters(amqp091_url(rt) + "?connection_attempts=1&socket_timeout=10"))
     try:
         ch = conn.channel()
         ch.queue_declare(queue)
@@ -97,7 +102,6 @@ def test_rabbitmq_answers_amqp091_and_amqp10_then_is_removed(engine, name, addre
     rt.stop()
     assert not rt.alive()
     assert containers_of_run(engine, provision.run_id(), mine()) == []
-    assert provision.running() == []
 
 
 def test_address_v1_denied_variant_refuses_v1_addresses(engine):
@@ -132,26 +136,21 @@ def test_garagemq_answers_amqp091(engine):
 
 def test_broker_killed_mid_use_is_reported_clearly(engine):
     rt = provision.start("garagemq")
-    conn = pika.BlockingConnection(pika.URLParameters(rt.url("amqp091") + "?connection_attempts=1&socket_timeout=5"))
+    conn = pika.BlockingConnection(pika.URLParameters(amqp091_url(rt) + "?connection_attempts=1&socket_timeout=5"))
     ch = conn.channel()
     ch.queue_declare("before-kill")
     subprocess.run([*engine.cli, "kill", rt.container_id], env=engine.cli_env(), check=True,
                    capture_output=True, timeout=60)
 
-    with pytest.raises(provision.TargetDiedError) as info:
-        with rt.guard():
-            for _ in range(50):  # the first publish may still be buffered
-                ch.basic_publish("", "before-kill", b"x")
-                conn.process_data_events(time_limit=0.1)
-    msg = str(info.value)
-    assert msg.startswith("target garagemq: broker is not alive")
-    assert rt.container_name in msg and "exit" in msg
-    assert info.value.target == "garagemq"
-    assert isinstance(info.value.__cause__, pika.exceptions.AMQPError)
-
+    with pytest.raises(pika.exceptions.AMQPError):
+        for _ in range(50):  # the first publish may still be buffered
+            ch.basic_publish("", "before-kill", b"x")
+            conn.process_data_events(time_limit=0.1)
+    # what the plugin says of a vector whose broker died (fixtures/plugin.py, pytest_runtest_call)
     assert not rt.alive()
-    with pytest.raises(provision.TargetDiedError, match="target garagemq"):
-        rt.check()
+    msg = rt.died_message()
+    assert msg.startswith("broker is not alive: container " + rt.container_name)
+    assert "exit" in msg and "last log lines" in msg
     rt.stop()
     assert containers_of_run(engine, provision.run_id(), mine()) == []
 
