@@ -12,7 +12,6 @@ import pytest
 from fixtures import transit
 from fixtures.bindings import PROFILES
 from fixtures.plugin import results_path, run_id, run_targets, vector_set
-from fixtures.wire import TARGET_PROTOCOL
 
 _ROWS = []
 SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
@@ -25,7 +24,7 @@ def pytest_generate_tests(metafunc):
     cases = []
     if not isinstance(vs, Exception):
         for spec in SPECS:
-            protocol = TARGET_PROTOCOL[PROFILES[spec].protocol]
+            protocol = PROFILES[spec].protocol
             targets = [t for t in run_targets(metafunc.config) if protocol in t.protocols]
             # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
             cases += [pytest.param(v, t, id=f"{v.id}::{t.name}")

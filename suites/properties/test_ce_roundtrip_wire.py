@@ -19,7 +19,6 @@ from fixtures.codecs.base import MODES
 from fixtures.plugin import run_targets
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker
-from fixtures.wire import TARGET_PROTOCOL
 
 
 def pytest_generate_tests(metafunc):
@@ -28,7 +27,7 @@ def pytest_generate_tests(metafunc):
     params = []
     for ref in run_targets(metafunc.config):
         for spec, profile in PROFILES.items():
-            if TARGET_PROTOCOL[profile.protocol] in ref.protocols and ref.runs_spec(spec):
+            if profile.protocol in ref.protocols and ref.runs_spec(spec):
                 # the id ends in ::<target>: one worker per target under --dist loadgroup
                 params += [pytest.param(spec, mode, ref, id=f"{spec}-{mode}::{ref.name}") for mode in MODES]
     metafunc.parametrize("spec,mode,ptarget", params)

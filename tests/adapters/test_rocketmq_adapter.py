@@ -40,8 +40,8 @@ def test_roundtrip_with_properties(rocketmq):
     sent = RocketMQMessage(topic=topic, properties={"ce_id": "42", "ce_type": "com.example.ü", "empty-ish": " x "},
                            body=b"\x00\x01binary\xff", tag="TagA", keys=("k1", "k2"))
     t0 = time.monotonic()
-    mid = rocketmq.messages.send(topic, sent)
-    got = rocketmq.messages.receive(topic, group, timeout=15)
+    mid = rocketmq.topics.send(topic, sent)
+    got = rocketmq.topics.receive(topic, group, timeout=15)
     elapsed = time.monotonic() - t0
     print(f"rocketmq round trip {elapsed:.3f}s")
 
@@ -50,12 +50,12 @@ def test_roundtrip_with_properties(rocketmq):
     assert got.acked and got.delivery_attempt == 1 and got.message_type == "NORMAL"
     assert got.message == sent
     # acked: nothing more for this group
-    assert rocketmq.messages.receive(topic, group, timeout=5) is None
+    assert rocketmq.topics.receive(topic, group, timeout=5) is None
 
 
 def test_missing_topic_is_refused(rocketmq):
     with pytest.raises(Refused) as info:
-        rocketmq.messages.send("mqc_no_such_topic", RocketMQMessage(body=b"x"))
+        rocketmq.topics.send("mqc_no_such_topic", RocketMQMessage(body=b"x"))
     assert info.value.error.condition == "TOPIC_NOT_FOUND"
 
 

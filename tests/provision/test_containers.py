@@ -158,7 +158,7 @@ def test_broker_killed_mid_use_is_reported_clearly(engine):
 def test_not_ready_in_time_names_target_and_shows_logs(engine, tmp_path):
     data = catalog.yaml.safe_load(catalog.DEFAULT_CATALOG.read_text())
     g = next(t for t in data["targets"] if t["name"] == "garagemq")
-    g["readiness"] = {"start_timeout_s": 3, "checks": [{"kind": "command", "command": ["false"]}]}
+    g["readiness"] = {"start_timeout_s": 3, "checks": [{"command": ["false"]}]}
     cat = catalog.parse(data, "test-catalog")
     t0 = time.monotonic()
     with pytest.raises(provision.TargetStartError) as info:
