@@ -30,7 +30,7 @@ from reports.render_md import md_cell, outcome_counts  # noqa: E402
 SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
-# Provenance an endpoint's rows carry (fixtures/targets.py): what the broker said about itself.
+# Provenance an endpoint's rows carry (fixtures/brokers.py): what the broker said about itself.
 SERVER_FACTS = ("server_product", "server_version", "server_platform", "server_cluster_name", "server_read_over")
 GOOD = ("conformant", "conformant-with-deviations")
 

@@ -11,7 +11,7 @@ import pytest
 
 from fixtures import transit
 from fixtures.bindings import PROFILES
-from fixtures.plugin import results_path, run_id, run_targets, vector_set
+from fixtures.plugin import brokers, results_path, run_id, run_targets, vector_set
 
 _ROWS = []
 SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
@@ -45,7 +45,5 @@ def observations(request):
 
 
 def test_transit(xvector, xtarget, observations, request):
-    from fixtures.targets import POOL
-
-    observations.append({**transit.observe(POOL.get(xtarget), xvector, vector_set(request.config).registry),
+    observations.append({**transit.observe(brokers(request.config).get(xtarget), xvector, vector_set(request.config).registry),
                          "run_id": run_id(request.config)})

@@ -22,8 +22,9 @@ pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
 def rocketmq(engine):  # noqa: F811
     from fixtures.adapters.rocketmq import RocketMQAdapter
     from fixtures.provision import start
+    from fixtures.records import new_run_id
 
-    rt = start("rocketmq-5.3.3")
+    rt = start("rocketmq-5.3.3", run_id=new_run_id())
     adapter = RocketMQAdapter.for_target(rt, wait_s=10)
     try:
         yield adapter

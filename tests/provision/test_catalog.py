@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fixtures.provision import catalog, engine, images, provision
+from fixtures.provision import catalog, engine, images, reaper
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,7 @@ def test_content_hash_is_stable_and_covers_inputs():
     h = images.content_hash(t, "sha256:base1")
     assert h == images.content_hash(t, "sha256:base1")
     assert h != images.content_hash(t, "sha256:base2")
-    t2 = catalog.Target(**{**t.__dict__, "build_args": {"RABBITMQ_VERSION": "4.0.6"}})
+    t2 = catalog.CatalogEntry(**{**t.__dict__, "build_args": {"RABBITMQ_VERSION": "4.0.6"}})
     assert images.content_hash(t2, "sha256:base1") != h
     assert images.local_tag(t, h) == f"mqconform/rabbitmq-4.0.5:{h[:16]}"
 
@@ -139,8 +139,8 @@ def test_shell_scripts_parse(script):
 def test_proc_start_tells_live_from_dead():
     import os
 
-    assert provision._proc_start(os.getpid()) != ""
-    assert provision._proc_start(2**22 + 12345) == ""
+    assert reaper.proc_start(os.getpid()) != ""
+    assert reaper.proc_start(2**22 + 12345) == ""
 
 
 def test_no_engine_is_a_clear_error(monkeypatch):

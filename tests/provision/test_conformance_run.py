@@ -25,13 +25,13 @@ KILLER = textwrap.dedent('''
 
     def pytest_runtest_teardown(item):
         name, _, n = os.environ["MQC_KILL_AFTER"].partition(":")
-        ref = getattr(getattr(item, "callspec", None), "params", {}).get("target")
-        if ref is None or ref.name != name:
+        target = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+        if target is None or target.name != name:
             return
         _seen[name] = _seen.get(name, 0) + 1
         if _seen[name] == int(n):
-            from fixtures.targets import POOL
-            POOL.live(ref).running._container.get_wrapped_container().kill()
+            from fixtures.plugin import brokers
+            brokers(item.config).current(target).container._container.get_wrapped_container().kill()
 ''')
 
 

@@ -61,9 +61,9 @@ NO_DELETES = textwrap.dedent('''
 
 
 def rabbitmqctl(rt, *args: str) -> str:
-    from fixtures.provision.provision import _docker_client
+    from fixtures.provision.reaper import docker_client
 
-    client = _docker_client(rt._engine, 60)
+    client = docker_client(rt._engine, 60)
     try:
         exec_id = client.api.exec_create(rt.container_id, ["rabbitmqctl", "-q", *args], stdout=True, stderr=True)
         out = client.api.exec_start(exec_id).decode(errors="replace")
@@ -84,9 +84,10 @@ def state(rt) -> dict:
 @pytest.fixture
 def vendor(engine, stop_targets):
     """The vendor's broker, configured and holding entities of its own."""
-    from fixtures.provision import provision
+    from fixtures.provision import start
+    from fixtures.records import new_run_id
 
-    rt = provision.start("rabbitmq-4.0.5")
+    rt = start("rabbitmq-4.0.5", run_id=new_run_id())
     cluster = f"vendor-{uuid.uuid4().hex[:8]}"
     rabbitmqctl(rt, "add_user", "vendor", PASSWORD)
     rabbitmqctl(rt, "set_permissions", "vendor", ".*", ".*", ".*")
