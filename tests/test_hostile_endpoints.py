@@ -32,7 +32,7 @@ for text in texts:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = pytest.main(["-p", "no:cacheprovider", "--no-results", "-q", "--endpoint", text, "--co",
-                          "suites/openmessaging/test_message_format.py"])
+                          "suites/openmessaging/test_openmessaging.py"])
     print(json.dumps({"text": text, "rc": int(rc), "out": out.getvalue(), "err": err.getvalue()}), flush=True)
 '''
 
@@ -110,7 +110,7 @@ def test_unusable_endpoints_with_hostile_passwords_give_one_line_each_and_error_
         "tls": f"amqps://vendor:{ENC}@127.0.0.1:{ports['closed']}?verify=0",          # tried on first use
         "given": f"amqp://vendor:{ENC}@127.0.0.1:{ports['http']}?protocols=amqp10",    # not probed
     }
-    args = ["suites/rabbitmq_address/test_address_4_0.py", "-k", "source_v1 or target_v2", "--netrc-file", str(netrc),
+    args = ["suites/rabbitmq_address/test_address_4_0.py", "-k", "source-v1 or target-v2", "--netrc-file", str(netrc),
             "--junitxml", str(tmp_path / "junit.xml"), "--log-file", str(tmp_path / "run.log"), "--log-file-level", "DEBUG"]
     for name, url in endpoints.items():
         args += ["--endpoint", f"{name}={url}"]

@@ -130,6 +130,10 @@ from fixtures.outcomes import PreconditionFailed, Step
 def test_encode(vector, codec, registry):
     if vector.id == "ce-amqp.binary.prefer-underscore":
         raise PreconditionFailed("setup refused", step=Step("setup declare", "setup", (), 1))
+
+@pytest.mark.vectors("ce-amqp", kind="decode")   # every vector file of a collected spec is collected
+def test_decode(vector, codec, registry):
+    pass
 """
 
 

@@ -60,7 +60,7 @@ def test_broker_killed_mid_run_gives_error_rows_and_the_other_target_finishes(en
     # Two containers of RabbitMQ 4.0.5 (the variant with amqp_address_v1 denied is killed after its first vector).
     (tmp_path / "kill_target.py").write_text(KILLER)
     run, proc, rows = run_session(engine, tmp_path, "-p", "kill_target", "suites/rabbitmq_address/test_address_4_0.py",
-                                  "-k", "target_v2", "--target", "rabbitmq-4.0.5+address-v1-denied",
+                                  "-k", "target-v2", "--target", "rabbitmq-4.0.5+address-v1-denied",
                                   "--target", "rabbitmq-4.0.5",
                                   extra_env={"MQC_KILL_AFTER": "rabbitmq-4.0.5+address-v1-denied:1"})
     by_target = {}

@@ -126,7 +126,7 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
            "MQCONFORM_PASSWORD_wrongpw": PASSWORD + "-not-it", "MQCONFORM_RUN_ID": uuid.uuid4().hex}
 
     # An endpoint may not take the catalog target's name (the rows would be the container's).
-    clash, _, _ = run_pytest(["suites/openmessaging/test_message_format.py", "--target", "rabbitmq-4.0.5",
+    clash, _, _ = run_pytest(["suites/openmessaging/test_openmessaging.py", "--target", "rabbitmq-4.0.5",
                               "--endpoint", f"rabbitmq-4.0.5=amqp://vendor@{host}:{port}"], tmp_path / "clash", env=env)
     assert clash.returncode == 4 and "the name of a catalog target" in clash.stderr, clash.stdout + clash.stderr
 
@@ -138,7 +138,7 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
     bare = f"nofacts=amqp://vendor@{host}:{port}?management=http://{host}:{mport}"
     wrong = f"wrongpw=amqp://vendor@{host}:{port}?amqp_address_v1=permitted"
     proc, rows, _ = run_pytest(["-p", "no_deletes", "suites", "-n", "2", "--dist", "loadgroup",
-                                "-k", "vendor or (rabbitmq-4.0.5 and (test_message_format or test_type_system)) or (nofacts and source_v1) or wrongpw",
+                                "-k", "vendor or (rabbitmq-4.0.5 and (message-format or type-system)) or (nofacts and source-v1) or wrongpw",
                                 "--target", "rabbitmq-4.0.5", "--endpoint", url, "--endpoint", bare, "--endpoint", wrong,
                                 "--junitxml", str(tmp_path / "junit.xml")], tmp_path, env=env)
     out = proc.stdout + proc.stderr
