@@ -25,7 +25,7 @@ def rocketmq(engine):  # noqa: F811
     from fixtures.records import new_run_id
 
     rt = start("rocketmq-5.3.3", run_id=new_run_id())
-    adapter = RocketMQAdapter.for_target(rt, wait_s=10)
+    adapter = RocketMQAdapter.for_container(rt, wait_s=10)
     try:
         yield adapter
     finally:
