@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from fixtures import expectations as exp_mod  # noqa: E402
+from fixtures.levels import GROUPS, group_of  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
@@ -180,9 +181,9 @@ def render(f: dict) -> str:
         "| spec | revision | verdict | MUST / MUST NOT | SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|",
     ]
     for s in f["specs"]:
-        groups: dict[str, dict[str, int]] = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+        groups: dict[str, dict[str, int]] = {g: {} for g in GROUPS}
         for level, c in s["counts"].items():
-            g = groups["SHOULD" if level.startswith("SHOULD") else "MAY" if level == "MAY" else "MUST"]
+            g = groups[group_of(level)]
             for o, n in c.items():
                 g[o] = g.get(o, 0) + n
         lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict']}** | {outcome_counts(groups['MUST'])} | "

@@ -121,7 +121,7 @@ def test_the_digest_does_not_depend_on_where_the_tree_is(tmp_path):
 def test_a_vector_file_no_test_collects_is_an_error():
     from types import SimpleNamespace
 
-    from fixtures.plugin import uncollected
+    from fixtures.plugin.collect import uncollected
 
     vs = load_vectors(VECTORS)
     # the suites' tests: one per kind of each spec, every file of the spec

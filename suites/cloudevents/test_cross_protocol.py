@@ -9,7 +9,9 @@ beside the results file. A case fails only when the broker cannot be used at all
 import pytest
 
 from fixtures import crossproto
-from fixtures.plugin import brokers, results_path, run_id, run_targets, vector_set
+from fixtures.plugin.run import results_path, run_id
+from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
 

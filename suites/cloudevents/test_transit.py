@@ -11,7 +11,9 @@ import pytest
 
 from fixtures import transit
 from fixtures.bindings import PROFILES
-from fixtures.plugin import brokers, results_path, run_id, run_targets, vector_set
+from fixtures.plugin.run import results_path, run_id
+from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
 SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")

@@ -14,7 +14,8 @@ import threading
 import pytest
 
 from fixtures.openmessaging import runner
-from fixtures.plugin import findings, results_path
+from fixtures.plugin.outcomes import findings
+from fixtures.plugin.run import results_path
 
 SPEC = runner.SPEC
 KINDS = runner.KINDS

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fixtures.bindings import PROFILES
 from fixtures.codecs.base import MODES
-from fixtures.plugin import brokers, run_targets
+from fixtures.plugin.targets import brokers, run_targets
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker
 

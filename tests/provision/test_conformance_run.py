@@ -30,7 +30,7 @@ KILLER = textwrap.dedent('''
             return
         _seen[name] = _seen.get(name, 0) + 1
         if _seen[name] == int(n):
-            from fixtures.plugin import brokers
+            from fixtures.plugin.targets import brokers
             brokers(item.config).current(target).container._container.get_wrapped_container().kill()
 ''')
 

@@ -147,7 +147,7 @@ def test_broker_killed_mid_use_is_reported_clearly(engine):
         for _ in range(50):  # the first publish may still be buffered
             ch.basic_publish("", "before-kill", b"x")
             conn.process_data_events(time_limit=0.1)
-    # what the plugin says of a vector whose broker died (fixtures/plugin.py, pytest_runtest_call)
+    # what the plugin says of a vector whose broker died (fixtures/plugin/targets.py, pytest_runtest_call)
     assert not rt.alive()
     msg = rt.died_message()
     assert msg.startswith("broker is not alive: container " + rt.container_name)

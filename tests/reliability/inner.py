@@ -47,7 +47,7 @@ def pytest_runtest_teardown(item):
     _seen[0] += 1
     mark_after = int(os.environ["MQC_MARK_AFTER"])
     if _seen[0] == mark_after:
-        from fixtures.plugin import brokers
+        from fixtures.plugin.targets import brokers
         broker = brokers(item.config).current(target)
         ports = broker.container.ports if broker is not None and broker.container is not None else {}
         marker = pathlib.Path(os.environ["MQC_MARKER"])
