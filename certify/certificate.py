@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from fixtures import expectations as exp_mod  # noqa: E402
+from fixtures.levels import GROUPS, group_of  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
@@ -30,7 +31,7 @@ from reports.render_md import md_cell, outcome_counts  # noqa: E402
 SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
-# Provenance an endpoint's rows carry (fixtures/targets.py): what the broker said about itself.
+# Provenance an endpoint's rows carry (fixtures/brokers.py): what the broker said about itself.
 SERVER_FACTS = ("server_product", "server_version", "server_platform", "server_cluster_name", "server_read_over")
 GOOD = ("conformant", "conformant-with-deviations")
 
@@ -180,9 +181,9 @@ def render(f: dict) -> str:
         "| spec | revision | verdict | MUST / MUST NOT | SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|",
     ]
     for s in f["specs"]:
-        groups: dict[str, dict[str, int]] = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+        groups: dict[str, dict[str, int]] = {g: {} for g in GROUPS}
         for level, c in s["counts"].items():
-            g = groups["SHOULD" if level.startswith("SHOULD") else "MAY" if level == "MAY" else "MUST"]
+            g = groups[group_of(level)]
             for o, n in c.items():
                 g[o] = g.get(o, 0) + n
         lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict']}** | {outcome_counts(groups['MUST'])} | "

@@ -244,14 +244,14 @@ def cleanup_main(argv: list[str]) -> int:
                             description="Remove the broker containers of runs whose process is gone (a run "
                                         "killed with SIGKILL, a crashed machine); containers of live runs, and "
                                         "of other hosts, are kept.").parse_args(argv)
-    from fixtures.provision import engine, provision
+    from fixtures.provision import cleanup_leftovers, engine
 
     try:
         eng = engine.ensure()
     except engine.EngineUnavailable as exc:
         print(f"{PROG} cleanup: no container engine: {exc}", file=sys.stderr)
         return 3
-    removed = provision.cleanup_leftovers(engine=eng)
+    removed = cleanup_leftovers(engine=eng)
     for name in removed:
         print(f"removed {name}")
     print(f"{PROG} cleanup: {len(removed)} container(s) of dead runs removed")

@@ -26,11 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
+from fixtures.levels import LEVEL_ORDER
+
 from .outcomes import OUTCOME_ORDER
 from .schema import arrow_schema
 
-LEVELS = np.array(["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"])
-LEVEL_P = [0.5, 0.1, 0.2, 0.05, 0.15]
+LEVELS = np.array(LEVEL_ORDER)
+LEVEL_P = [0.5, 0.1, 0.2, 0.05, 0.15]   # of each level, in LEVEL_ORDER
 # Base outcome of a vector on an implementation, in OUTCOME_ORDER.
 BASE_P = [0.04, 0.01, 0.02, 0.01, 0.03, 0.04, 0.85]
 SPECS = (("ce-amqp", "1.0.3-wip"), ("ce-rabbitmq", "1.0.2-wip"), ("rabbitmq-address@4.0", "4.0"))

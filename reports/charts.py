@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
+from fixtures.levels import GROUPS
+
 from . import timeutil
 
 PALETTE = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f",
@@ -32,7 +34,7 @@ def _frame(width: int, height: int, title: str, body: list[str], left: int, top:
 def level_bars(level_pass_rates: dict[str, dict[str, float | None]]) -> str:
     """Grouped bars: for each implementation, pass rate at MUST, SHOULD, MAY."""
     impls = list(level_pass_rates)
-    groups = ("MUST", "SHOULD", "MAY")
+    groups = GROUPS
     bar, gap = 14, 18
     left, top, plot_h, bottom = 48, 28, 180, 90
     group_w = bar * len(groups) + gap

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def compute(vectors_dir: Path) -> dict:
     sys.path.insert(0, str(ROOT))
-    from fixtures.registry import LEVEL_ORDER
+    from fixtures.levels import LEVEL_ORDER
     from fixtures.vectors import load_vectors
 
     vs = load_vectors(vectors_dir)

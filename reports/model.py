@@ -10,7 +10,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from .outcomes import FAILING, LEVEL_GROUP, LEVEL_RANK, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
+from fixtures.levels import GROUPS, LEVEL_RANK, group_of
+
+from .outcomes import FAILING, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
 
 REPORT_SCHEMA = "mqconform-compliance/1"
 
@@ -80,9 +82,9 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
     conformant. MAY vectors never lower it either; their counts are reported.
     A level outside docs/results.md is taken as MUST, to err on the safe side.
     """
-    groups: dict[str, dict[str, int]] = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+    groups: dict[str, dict[str, int]] = {g: {} for g in GROUPS}
     for level, counts in by_level.items():
-        g = groups[LEVEL_GROUP.get(level, "MUST")]
+        g = groups[group_of(level)]
         for o, n in counts.items():
             g[o] = g.get(o, 0) + n
     must, should = groups["MUST"], groups["SHOULD"]
@@ -148,7 +150,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
     # Verdicts and per-level pass rates, from the latest run of each implementation.
     per_group: dict[str, dict[str, dict[str, int]]] = {}
     for row in agg.level_counts:
-        g = per_group.setdefault(row["impl"], {}).setdefault(LEVEL_GROUP.get(row["level"] or "MUST", "MUST"), {})
+        g = per_group.setdefault(row["impl"], {}).setdefault(group_of(row["level"]), {})
         g[row["outcome"]] = g.get(row["outcome"], 0) + row["n"]
     verdicts = [{**v, "badge": f"badges/{badge_name(v['implementation'], v['spec'])}"}
                 for v in spec_verdicts(agg.level_counts)]

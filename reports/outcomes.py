@@ -1,4 +1,4 @@
-"""Outcomes and levels: their order, classes and the verdict values. Plain Python."""
+"""Outcomes: their order, classes and the verdict values. Plain Python (the levels: fixtures/levels.py)."""
 from __future__ import annotations
 
 # Worst first. A matrix cell shows the worst outcome of the vectors behind it:
@@ -26,9 +26,5 @@ CLASS_OF = {"pass": "pass", "xpass": "pass", "fail": "fail", "xfail": "fail",
             "error": "error", "unsupported": "unsupported", "not_applicable": "not_applicable"}
 # Outcomes left out of a pass rate's denominator: nothing to pass there.
 NOT_JUDGED = frozenset({"unsupported", "not_applicable"})
-
-LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
-LEVEL_GROUP = {"MUST": "MUST", "MUST NOT": "MUST", "SHOULD": "SHOULD", "SHOULD NOT": "SHOULD", "MAY": "MAY"}
-LEVEL_RANK = {"MUST": 0, "MUST NOT": 1, "SHOULD": 2, "SHOULD NOT": 3, "MAY": 4}
 
 VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-applicable", "not-conformant")

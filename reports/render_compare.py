@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
+from fixtures.levels import GROUP_LEVELS, GROUPS
+
+from .outcomes import OUTCOME_ORDER
 
 SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
          "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
@@ -99,8 +101,7 @@ def filter_bar(report: dict) -> str:
     specs = sorted({spec_key(r["spec"], r["spec_revision"]) for r in report["matrix"]})
     opt = lambda v, label: f'<option value="{_e(v)}">{_e(label)}</option>'  # noqa: E731
     spec_sel = opt("", "every spec") + "".join(opt(s, s) for s in specs)
-    level_sel = opt("", "every level") + "".join(opt(g, g + (" / " + g + " NOT" if g != "MAY" else ""))
-                                                 for g in ("MUST", "SHOULD", "MAY"))
+    level_sel = opt("", "every level") + "".join(opt(g, " / ".join(GROUP_LEVELS[g])) for g in GROUPS)
     outcome_sel = opt("", "any outcome") + "".join(opt(o, f"{o} ({SHORT[o]})") for o in OUTCOME_ORDER)
     impl_sel = opt("", "—") + "".join(opt(i, i) for i in impls)
     return (
@@ -117,10 +118,6 @@ def filter_bar(report: dict) -> str:
         f'<label>with <select id="sbs-b" aria-label="second implementation">{impl_sel}</select></label>'
         '<span id="sbs-note"></span><span id="shown"></span></div>'
     )
-
-
-def level_group(level: str | None) -> str:
-    return LEVEL_GROUP.get(level or "MUST", "MUST")
 
 
 def step_text(v: dict) -> str:

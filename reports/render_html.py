@@ -9,6 +9,8 @@ import base64
 import re
 from html import escape
 
+from fixtures.levels import group_of
+
 from . import badges, charts, render_compare
 from .outcomes import OUTCOME_ORDER
 from .render_compare import SHORT
@@ -234,7 +236,7 @@ def _matrix(report: dict, ids: dict) -> str:
                          f'data-worst="{_e(cell["worst"])}"><a href="#{ids[key]}" data-ev="{ids[key]}">'
                          f'{SHORT.get(cell["worst"], _e(cell["worst"]))}</a></td>')
         out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-spec="{_e(skey)}" '
-                   f'data-level-group="{render_compare.level_group(row["level"])}" data-text="{_e(text)}" '
+                   f'data-level-group="{group_of(row["level"])}" data-text="{_e(text)}" '
                    f'data-bad="{1 if bad else 0}"><td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
                    f"<td>{_e(row['level'])}</td>{''.join(cells)}</tr>")
     out.append("</table>")

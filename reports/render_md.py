@@ -1,7 +1,9 @@
 """summary.md: the short form for CI job pages (GitHub step summary and the like)."""
 from __future__ import annotations
 
-from .outcomes import LEVEL_GROUP, OUTCOME_ORDER
+from fixtures.levels import GROUPS, group_of
+
+from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
 
@@ -34,9 +36,9 @@ def render(report: dict) -> str:
         lines += ["| Implementation | Version | Spec | Verdict | MUST | SHOULD | MAY |", "|---|---|---|---|---|---|---|"]
         versions = {i["name"]: i["version"] for i in report["implementations"]}
         for v in report["verdicts"]:
-            groups = {"MUST": {}, "SHOULD": {}, "MAY": {}}
+            groups = {g: {} for g in GROUPS}
             for level, c in v["counts"].items():
-                g = groups[LEVEL_GROUP.get(level, "MUST")]
+                g = groups[group_of(level)]
                 for o, n in c.items():
                     g[o] = g.get(o, 0) + n
             lines.append(f"| {md_cell(v['implementation'])} | {md_cell(versions.get(v['implementation']))} | "

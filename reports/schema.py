@@ -96,5 +96,5 @@ def arrow_schema():
         ("duration_s", pa.float64()),
     ])
 
-# The orders and classes of outcomes and levels live in reports/outcomes.py:
-# no pyspark import there, so the gate and the renderers load without Spark.
+# The orders and classes of outcomes live in reports/outcomes.py, the levels in fixtures/levels.py:
+# no pyspark import in either, so the gate and the renderers load without Spark.

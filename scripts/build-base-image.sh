@@ -60,9 +60,17 @@ mkdir -p "$work"
 dir="$(mktemp -d "$work/$suite.XXXXXX")"
 trap 'rm -rf --one-file-system "$dir"' EXIT
 
+# A suite newer than this debootstrap (forky on debootstrap 1.0.128) is bootstrapped with sid's
+# script: Debian's testing and unstable suites share it (newer debootstraps link them so).
+script=()
+scripts_dir="${DEBOOTSTRAP_DIR:-/usr/share/debootstrap}/scripts"
+if [ -d "$scripts_dir" ] && [ ! -e "$scripts_dir/$suite" ] && [ -e "$scripts_dir/sid" ]; then
+    log "debootstrap has no script for $suite: using sid's"
+    script=("$scripts_dir/sid")
+fi
 log "debootstrap --variant=minbase $suite from $mirror"
 start=$(date +%s)
-if ! timeout 900 debootstrap --variant=minbase "$suite" "$dir" "$mirror" > "$dir.log" 2>&1; then
+if ! timeout 900 debootstrap --variant=minbase "$suite" "$dir" "$mirror" "${script[@]}" > "$dir.log" 2>&1; then
     tail -n 30 "$dir.log" >&2
     die "debootstrap $suite failed (log: $dir.log)"
 fi

@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fixtures.provision import catalog, engine, images, provision  # noqa: E402
+from fixtures.provision import catalog, containers, engine, images  # noqa: E402
+from fixtures.records import new_run_id  # noqa: E402
 
 
 def main() -> int:
@@ -58,7 +59,7 @@ def main() -> int:
         starts = []
         for _ in range(args.starts):
             t = time.monotonic()
-            rt = provision.start(n)
+            rt = containers.start(n, run_id=new_run_id())
             starts.append({"ready_s": round(rt.ready_s, 2), "start_call_s": round(time.monotonic() - t, 2)})
             rt.stop()
         out["targets"][n] = {"image": img.ref, "image_first_s": round(first, 2), "image_built": img.built_s is not None,

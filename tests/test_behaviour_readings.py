@@ -17,9 +17,9 @@ def outcome(state):
 
 
 def run():
-    live = SimpleNamespace(adapter=lambda protocol: None)
+    broker = SimpleNamespace(adapter=lambda protocol: None)
     vector = SimpleNamespace(spec="s", input={}, expect={"steps": []}, clauses=(C,))
-    return _Run(vector, live, REGISTRY)
+    return _Run(vector, broker, REGISTRY)
 
 
 def test_tagged_alternatives_name_the_readings_they_hold_under():

@@ -130,6 +130,10 @@ from fixtures.outcomes import PreconditionFailed, Step
 def test_encode(vector, codec, registry):
     if vector.id == "ce-amqp.binary.prefer-underscore":
         raise PreconditionFailed("setup refused", step=Step("setup declare", "setup", (), 1))
+
+@pytest.mark.vectors("ce-amqp", kind="decode")   # every vector file of a collected spec is collected
+def test_decode(vector, codec, registry):
+    pass
 """
 
 
@@ -153,3 +157,34 @@ def test_errors_carry_their_kind_and_only_a_not_judged_entry_accounts_for_them(p
     assert ref["expected_outcome"] == "error" and sdk["expected_outcome"] == "pass"
     result.stdout.fnmatch_lines(["*not judged (listed in expectations): precondition: setup refused*"])
     assert result.ret == 1   # the SDK's error is not accounted for
+
+
+NESTED = """
+import pytest
+
+def test_0_inner_session(tmp_path):
+    (tmp_path / "test_x.py").write_text("def test_x():\\n    pass\\n")
+    assert pytest.main(["-p", "no:cacheprovider", "-p", "fixtures.plugin", "--no-results", "-q", str(tmp_path)]) == 0
+"""
+
+
+def test_a_session_inside_the_session_leaves_its_records_alone(project):
+    """State is per config: an in-process session run by a test (here with --no-results) does not take over
+    the outer session's writer, which goes on writing every record."""
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    project.makepyfile(test_0_nested=NESTED)
+    result = run(project, "--impl", "mqconform-reference", "-q", "-p", "no:cacheprovider")
+    rows = records(project)
+    assert rows and len(rows) == len({r["test_id"] for r in rows})
+    result.stdout.fnmatch_lines([f"mqconform: {len(rows)} result records -> r.jsonl*"])
+
+
+def test_the_root_conftest_registers_what_p_fixtures_plugin_registers():
+    import ast
+
+    import fixtures.plugin
+
+    tree = ast.parse((ROOT / "conftest.py").read_text())
+    listed = next(ast.literal_eval(n.value) for n in tree.body
+                  if isinstance(n, ast.Assign) and n.targets[0].id == "pytest_plugins")
+    assert listed[:len(fixtures.plugin.pytest_plugins)] == fixtures.plugin.pytest_plugins

@@ -42,7 +42,7 @@ def run(args, tmp_path):
 
 
 def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
-    proc, rows, took = run(["suites/openmessaging/test_message_format.py", "-k", "amqp091",
+    proc, rows, took = run(["suites/openmessaging/test_openmessaging.py", "-k", "amqp091 and message-format",
                             "--endpoint", f"silent=amqp://u:topsecret@127.0.0.1:{silent_port}?protocols=amqp091"], tmp_path)
     assert rows, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert all(r["outcome"] == "error" for r in rows), [r["outcome"] for r in rows]
@@ -55,7 +55,7 @@ def test_silent_endpoint_gives_error_rows_quickly(silent_port, tmp_path):
 def test_silent_endpoint_without_protocols_is_probed_once_and_gives_error_rows(silent_port, tmp_path):
     """Without ?protocols= the endpoint is probed (both protocol headers, 2 s each) once per run: one
     line naming it and what was tried, error rows for its vectors, a results file, no traceback."""
-    proc, rows, took = run(["suites/openmessaging/test_message_format.py", "-n", "2",
+    proc, rows, took = run(["suites/openmessaging/test_openmessaging.py", "-k", "message-format", "-n", "2",
                             "--endpoint", f"silent=amqp://u:topsecret@127.0.0.1:{silent_port}"], tmp_path)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out[-3000:]

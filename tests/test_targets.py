@@ -5,7 +5,7 @@ import pytest
 
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.provision import load_catalog
-from fixtures.targets import endpoint_ref, select
+from fixtures.targets import endpoint_target, select
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def test_unreachable_endpoint_is_unavailable_saying_what_was_tried_without_passw
     with socket.socket() as s:   # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    ref = endpoint_ref("mine", Endpoint.parse(f"amqp://u:topsecret@127.0.0.1:{port}"))
+    ref = endpoint_target("mine", Endpoint.parse(f"amqp://u:topsecret@127.0.0.1:{port}"))
     assert ref.protocols == ("amqp091", "amqp10")     # every AMQP vector gets an error row
     assert "tried a TCP connection to 127.0.0.1" in ref.unavailable and "amqp://u:***@" in ref.unavailable
     assert "topsecret" not in ref.unavailable
@@ -59,16 +59,17 @@ def test_an_endpoint_may_not_take_a_catalog_targets_name(catalog):
 
 
 def test_the_pool_never_hands_a_catalog_targets_broker_to_an_endpoint(catalog):
-    """Live targets are found by kind and name: even under one name (which select refuses), an
-    endpoint is never served by a catalog target's broker, nor the other way round."""
-    from fixtures.targets import LiveTarget, TargetPool, TargetRef
+    """Brokers are found by their target's kind and name: even under one name (which select refuses),
+    an endpoint is never served by a catalog target's broker, nor the other way round."""
+    from fixtures.brokers import Broker, BrokerPool
+    from fixtures.targets import Target
 
     ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp091")
     catalog_ref = select(catalog, ["garagemq"], {})[0]
-    endpoint_ref_ = TargetRef("garagemq", ("amqp091",), None, None, endpoint=ep)
-    pool = TargetPool()
-    pool._live[catalog_ref.key] = LiveTarget(catalog_ref)
-    assert pool.live(catalog_ref) is not None
-    assert pool.live(endpoint_ref_) is None
-    pool.mark_dead(endpoint_ref_, "endpoint gone")
-    assert pool.failure(catalog_ref) is None and pool.live(catalog_ref) is not None
+    endpoint_target = Target("garagemq", ("amqp091",), None, None, endpoint=ep)
+    pool = BrokerPool("run")
+    pool._brokers[catalog_ref.key] = Broker(catalog_ref)
+    assert pool.current(catalog_ref) is not None
+    assert pool.current(endpoint_target) is None
+    pool.mark_dead(endpoint_target, "endpoint gone")
+    assert pool.current(catalog_ref) is not None and pool.get(catalog_ref) is pool.current(catalog_ref)

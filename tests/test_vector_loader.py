@@ -116,3 +116,21 @@ def test_the_digest_does_not_depend_on_where_the_tree_is(tmp_path):
     f = next(b.glob("clauses/*.yaml"))
     f.write_text(f.read_text() + "\n")
     assert load_vectors(b).digest != load_vectors(a).digest
+
+
+def test_a_vector_file_no_test_collects_is_an_error():
+    from types import SimpleNamespace
+
+    from fixtures.plugin.collect import uncollected
+
+    vs = load_vectors(VECTORS)
+    # the suites' tests: one per kind of each spec, every file of the spec
+    collected: dict[str, set[str]] = {}
+    for v in vs.vectors:
+        collected.setdefault(v.spec, set()).add(v.kind)
+    assert uncollected(vs.vectors, collected) == []
+    stray = SimpleNamespace(spec="ce-amqp", kind="behaviour", file="vectors/ce-amqp/new-topic.yaml")
+    assert uncollected([*vs.vectors, stray], collected) == [
+        "vectors/ce-amqp/new-topic.yaml: collected by no test (its kinds: behaviour; the tests of ce-amqp take: "
+        "decode, encode)"]
+    assert uncollected([stray], {"openmessaging": {"om-message"}}) == []   # ce-amqp's tests were not collected

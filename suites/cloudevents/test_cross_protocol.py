@@ -9,7 +9,9 @@ beside the results file. A case fails only when the broker cannot be used at all
 import pytest
 
 from fixtures import crossproto
-from fixtures.plugin import results_path, run_id, run_targets, vector_set
+from fixtures.plugin.run import results_path, run_id
+from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
 
@@ -38,10 +40,8 @@ def observations(request):
 
 
 def test_cross_protocol(xvector, xtarget, observations, request):
-    from fixtures.targets import POOL
-
     try:
-        obs = crossproto.cross(POOL.get(xtarget), xvector)
+        obs = crossproto.cross(brokers(request.config).get(xtarget), xvector)
     except ValueError as exc:   # the binding refuses this event: nothing to send
         pytest.skip(f"no message to send: {exc}")
     observations.append({**obs, "run_id": run_id(request.config)})

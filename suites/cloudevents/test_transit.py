@@ -11,8 +11,9 @@ import pytest
 
 from fixtures import transit
 from fixtures.bindings import PROFILES
-from fixtures.plugin import results_path, run_id, run_targets, vector_set
-from fixtures.wire import TARGET_PROTOCOL
+from fixtures.plugin.run import results_path, run_id
+from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
 SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
@@ -25,7 +26,7 @@ def pytest_generate_tests(metafunc):
     cases = []
     if not isinstance(vs, Exception):
         for spec in SPECS:
-            protocol = TARGET_PROTOCOL[PROFILES[spec].protocol]
+            protocol = PROFILES[spec].protocol
             targets = [t for t in run_targets(metafunc.config) if protocol in t.protocols]
             # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
             cases += [pytest.param(v, t, id=f"{v.id}::{t.name}")
@@ -46,7 +47,5 @@ def observations(request):
 
 
 def test_transit(xvector, xtarget, observations, request):
-    from fixtures.targets import POOL
-
-    observations.append({**transit.observe(POOL.get(xtarget), xvector, vector_set(request.config).registry),
+    observations.append({**transit.observe(brokers(request.config).get(xtarget), xvector, vector_set(request.config).registry),
                          "run_id": run_id(request.config)})

@@ -14,7 +14,8 @@ import threading
 import pytest
 
 from fixtures.openmessaging import runner
-from fixtures.plugin import findings, results_path
+from fixtures.plugin.outcomes import findings
+from fixtures.plugin.run import results_path
 
 SPEC = runner.SPEC
 KINDS = runner.KINDS
@@ -40,6 +41,6 @@ def run_om(request, vector, broker, registry, protocol, om_figures):
     findings(request.node).merge(found)
     if figures and om_figures is not None:
         with _LOCK:
-            om_figures.write(json.dumps({"target": broker.ref.name, "protocol": protocol, "vector_id": vector.id,
+            om_figures.write(json.dumps({"target": broker.target.name, "protocol": protocol, "vector_id": vector.id,
                                          "figures": figures}, sort_keys=True) + "\n")
             om_figures.flush()

@@ -16,32 +16,31 @@ from hypothesis import HealthCheck, given, settings
 
 from fixtures.bindings import PROFILES
 from fixtures.codecs.base import MODES
-from fixtures.plugin import run_targets
+from fixtures.plugin.targets import brokers, run_targets
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker
-from fixtures.wire import TARGET_PROTOCOL
 
 
 def pytest_generate_tests(metafunc):
     if "ptarget" not in metafunc.fixturenames:
         return
     params = []
-    for ref in run_targets(metafunc.config):
+    for target in run_targets(metafunc.config):
         for spec, profile in PROFILES.items():
-            if TARGET_PROTOCOL[profile.protocol] in ref.protocols and ref.runs_spec(spec):
+            if profile.protocol in target.protocols and target.runs_spec(spec):
                 # the id ends in ::<target>: one worker per target under --dist loadgroup
-                params += [pytest.param(spec, mode, ref, id=f"{spec}-{mode}::{ref.name}") for mode in MODES]
+                params += [pytest.param(spec, mode, target, id=f"{spec}-{mode}::{target.name}") for mode in MODES]
     metafunc.parametrize("spec,mode,ptarget", params)
 
 
 @pytest.fixture
-def live(ptarget):
-    from fixtures.targets import POOL
-    return POOL.get(ptarget)
+def broker(ptarget, request):
+    """The broker behind `ptarget` (this module's own target parameter: its cases write no rows)."""
+    return brokers(request.config).get(ptarget)
 
 
-# The broker is started once per target and shared (POOL), so the function-scoped fixture is safe.
+# The broker is started once per target and shared (the run's BrokerPool), so the function-scoped fixture is safe.
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(event=events())
-def test_event_survives_the_broker(spec, mode, live, event):
-    check_through_broker(live, spec, mode, event)
+def test_event_survives_the_broker(spec, mode, broker, event):
+    check_through_broker(broker, spec, mode, event)

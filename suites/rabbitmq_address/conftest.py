@@ -1,7 +1,7 @@
 """Shared by both address suites. Which brokers the address documents describe is data: the
 clause files' `applies_to` (RabbitMQ, from 4.0), checked by the plugin's `broker` fixture."""
 from fixtures.behaviour import run_behaviour
-from fixtures.plugin import findings
+from fixtures.plugin.outcomes import findings
 
 
 def run_address_vector(vector, broker, registry, request):

@@ -22,9 +22,10 @@ pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
 def rocketmq(engine):  # noqa: F811
     from fixtures.adapters.rocketmq import RocketMQAdapter
     from fixtures.provision import start
+    from fixtures.records import new_run_id
 
-    rt = start("rocketmq-5.3.3")
-    adapter = RocketMQAdapter.for_target(rt, wait_s=10)
+    rt = start("rocketmq-5.3.3", run_id=new_run_id())
+    adapter = RocketMQAdapter.for_container(rt, wait_s=10)
     try:
         yield adapter
     finally:
@@ -40,8 +41,8 @@ def test_roundtrip_with_properties(rocketmq):
     sent = RocketMQMessage(topic=topic, properties={"ce_id": "42", "ce_type": "com.example.ü", "empty-ish": " x "},
                            body=b"\x00\x01binary\xff", tag="TagA", keys=("k1", "k2"))
     t0 = time.monotonic()
-    mid = rocketmq.messages.send(topic, sent)
-    got = rocketmq.messages.receive(topic, group, timeout=15)
+    mid = rocketmq.topics.send(topic, sent)
+    got = rocketmq.topics.receive(topic, group, timeout=15)
     elapsed = time.monotonic() - t0
     print(f"rocketmq round trip {elapsed:.3f}s")
 
@@ -50,12 +51,12 @@ def test_roundtrip_with_properties(rocketmq):
     assert got.acked and got.delivery_attempt == 1 and got.message_type == "NORMAL"
     assert got.message == sent
     # acked: nothing more for this group
-    assert rocketmq.messages.receive(topic, group, timeout=5) is None
+    assert rocketmq.topics.receive(topic, group, timeout=5) is None
 
 
 def test_missing_topic_is_refused(rocketmq):
     with pytest.raises(Refused) as info:
-        rocketmq.messages.send("mqc_no_such_topic", RocketMQMessage(body=b"x"))
+        rocketmq.topics.send("mqc_no_such_topic", RocketMQMessage(body=b"x"))
     assert info.value.error.condition == "TOPIC_NOT_FOUND"
 
 

@@ -18,7 +18,7 @@ from fixtures.verdicts import decide
 
 class FakeLive:
     def __init__(self, product: str):
-        self.ref = SimpleNamespace(name=f"{product}-9.9", product=product, protocols=("amqp091", "amqp10"))
+        self.target = SimpleNamespace(name=f"{product}-9.9", product=product, protocols=("amqp091", "amqp10"))
         self.product = product
         self.facts = {}
 
@@ -53,10 +53,10 @@ class FakeConsumer(Consumer):
 class FakeBinding(Binding):
     """A broker that carries what the mapping writes, adds `broker_headers`, drops `strip`."""
 
-    def __init__(self, live, protocol="amqp091", *, refuse=False, lose=False, drop_on_receive=False,
+    def __init__(self, broker, protocol="amqp091", *, refuse=False, lose=False, drop_on_receive=False,
                  broker_headers=None, strip=(), redeliver=False, refuse_fail=False):
         self.protocol = protocol
-        super().__init__(live)
+        super().__init__(broker)
         self.redeliver, self.refuse_fail = redeliver, refuse_fail
         self.refuse, self.lose, self.drop_on_receive = refuse, lose, drop_on_receive
         self.broker_headers, self.strip = dict(broker_headers or {}), set(strip)
@@ -105,11 +105,11 @@ class FakeBinding(Binding):
 
 def run(om_vectors, monkeypatch, vector_id, product="fakemq", **kw):
     vector = next(v for v in om_vectors.vectors if v.id == vector_id)
-    live = FakeLive(product)
+    broker = FakeLive(product)
     monkeypatch.setattr(runner, "open_binding", lambda live_, protocol, mapping=None: FakeBinding(live_, protocol, **kw))
     protocol = kw.pop("protocol", "amqp091")
     try:
-        _, found = runner.run_vector(vector, live, protocol, om_vectors.registry)
+        _, found = runner.run_vector(vector, broker, protocol, om_vectors.registry)
         return decide(vector, om_vectors.registry, None, found)
     except Exception as exc:  # noqa: BLE001 - the verdict of what the runner raised
         return decide(vector, om_vectors.registry, exc)

@@ -34,7 +34,7 @@ def engine():
 @pytest.fixture
 def stop_targets():
     """Remove whatever the test started, whatever happens."""
-    from fixtures.provision import provision
+    from fixtures.provision import stop_all
 
     yield
-    provision.stop_all()
+    stop_all()

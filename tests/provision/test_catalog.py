@@ -1,18 +1,16 @@
 """Fast checks of the provisioning layer: catalog, config resolution, image hashing,
-readiness probes against fake servers, engine probing. No containers."""
+engine probing. No containers (protocol probes: tests/adapters/test_registry.py)."""
 from __future__ import annotations
 
 import copy
-import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 import yaml
 
-from fixtures.provision import catalog, engine, images, provision
+from fixtures.provision import catalog, engine, images, reaper
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,10 +37,10 @@ def test_rabbitmq_targets_offer_both_amqp_versions():
         assert t.product == "rabbitmq" and t.version == version
         assert t.protocols["amqp091"] == 5672 and t.protocols["amqp10"] == 5672
         assert t.official_image == f"rabbitmq:{version}-management" and t.official_pinned
-        assert {c.kind for c in t.checks} == {"amqp091-header", "amqp10-sasl-header"}
+        assert [(c.kind, c.port) for c in t.checks] == [("probe", "amqp091"), ("probe", "amqp10")]
     assert "rabbitmq_amqp1_0" in cat.get("rabbitmq-3.10.8").config().files["/etc/rabbitmq/enabled_plugins"]
     g = cat.get("garagemq")
-    assert set(g.protocols) == {"amqp091", "http-management"} and not g.official_pinned
+    assert set(g.protocols) == {"amqp091"} and set(g.ports) == {"http-management"} and not g.official_pinned
 
 
 def test_rabbitmq_4_address_v1_variants():
@@ -67,12 +65,14 @@ def test_unknown_target_names_the_known_ones():
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda d: d["targets"][0].pop("version"), r"targets\[0\] \(rabbitmq-4.0.5\).*'version' is a required property"),
-    (lambda d: d["targets"][1]["protocols"].update({"stomp": {"port": 61613}}), r"targets\[1\] \(rabbitmq-3.10.8\)\.protocols"),
+    (lambda d: d["targets"][1]["protocols"].update({"stomp": {"port": 61613}}),
+     r"targets\[1\] \(rabbitmq-3.10.8\)\.protocols: 'stomp' is not one of \['amqp091', 'amqp10', 'rocketmq-grpc'\]"),
     (lambda d: d["targets"][0]["protocols"]["amqp091"].update({"port": 70000}), r"amqp091\.port"),
     (lambda d: d["targets"][0]["readiness"].update({"start_timeout_s": 0}), r"start_timeout_s"),
-    (lambda d: d["targets"][0]["readiness"]["checks"].append({"kind": "amqp091-header"}), r"readiness\.checks\[2\]"),
-    (lambda d: d["targets"][2]["readiness"]["checks"].append({"kind": "amqp10-header", "protocol": "amqp10"}),
-     r"garagemq.*protocol amqp10 is not offered"),
+    (lambda d: d["targets"][0]["readiness"]["checks"].append({"probe": "amqp091", "tcp": "amqp091"}), r"readiness\.checks\[2\]"),
+    (lambda d: d["targets"][2]["readiness"]["checks"].append({"probe": "amqp10"}), r"garagemq.*protocol amqp10 is not offered"),
+    (lambda d: d["targets"][2]["readiness"]["checks"].append({"tcp": "web"}), r"garagemq.*web is neither a protocol nor a port"),
+    (lambda d: d["targets"][2]["ports"].update({"amqp091": {"port": 1}}), r"garagemq\)\.ports: amqp091 is a protocol"),
     (lambda d: d["targets"].append(copy.deepcopy(d["targets"][0])), r"duplicate target name"),
     (lambda d: d["targets"][0]["image"]["local"].update({"containerfile": "containers/nope/Containerfile"}),
      r"containers/nope/Containerfile does not exist"),
@@ -99,7 +99,7 @@ def test_content_hash_is_stable_and_covers_inputs():
     h = images.content_hash(t, "sha256:base1")
     assert h == images.content_hash(t, "sha256:base1")
     assert h != images.content_hash(t, "sha256:base2")
-    t2 = catalog.Target(**{**t.__dict__, "build_args": {"RABBITMQ_VERSION": "4.0.6"}})
+    t2 = catalog.CatalogEntry(**{**t.__dict__, "build_args": {"RABBITMQ_VERSION": "4.0.6"}})
     assert images.content_hash(t2, "sha256:base1") != h
     assert images.local_tag(t, h) == f"mqconform/rabbitmq-4.0.5:{h[:16]}"
 
@@ -107,54 +107,6 @@ def test_content_hash_is_stable_and_covers_inputs():
 def test_parse_provenance():
     text = "debian.suite=trixie\ndeb.rabbitmq-server=4.0.5-6\ndeb.libssl3=\n\nnoise\n"
     assert images.parse_provenance(text) == {"debian.suite": "trixie", "deb.rabbitmq-server": "4.0.5-6"}
-
-
-def _serve_once(reply: bytes) -> tuple[int, threading.Thread]:
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    port = srv.getsockname()[1]
-
-    def run():
-        with srv:
-            srv.settimeout(5)
-            conn, _ = srv.accept()
-            with conn:
-                conn.recv(8)
-                conn.sendall(reply)
-                time.sleep(0.2)
-
-    th = threading.Thread(target=run, daemon=True)
-    th.start()
-    return port, th
-
-
-CONNECTION_START = b"\x01\x00\x00\x00\x00\x01\x00\x00\x0a\x00\x0a\x00\x09" + b"\x00" * 20 + b"\xce"
-
-
-@pytest.mark.parametrize("kind, reply, ok", [
-    ("amqp091-header", CONNECTION_START, True),
-    ("amqp091-header", b"AMQP\x00\x00\x09\x01", False),  # a protocol-mismatch answer is not ready
-    ("amqp10-sasl-header", b"AMQP\x03\x01\x00\x00", True),
-    ("amqp10-sasl-header", b"AMQP\x00\x01\x00\x00", False),
-    ("amqp10-header", b"AMQP\x00\x01\x00\x00", True),
-    ("amqp10-header", b"AMQP\x03\x01\x00\x00", True),  # the broker wants SASL first: it speaks 1.0
-    ("tcp", b"", True),
-])
-def test_protocol_checks_against_fake_servers(kind, reply, ok):
-    port, th = _serve_once(reply)
-    why = provision.check_protocol(kind, "127.0.0.1", port, timeout=2)
-    th.join(5)
-    assert (why is None) == ok, why
-
-
-def test_protocol_check_on_closed_port_says_why():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    why = provision.check_protocol("amqp091-header", "127.0.0.1", port, timeout=1)
-    assert why and f"127.0.0.1:{port}" in why
 
 
 def test_probe_of_missing_socket_is_fast(tmp_path):
@@ -187,21 +139,8 @@ def test_shell_scripts_parse(script):
 def test_proc_start_tells_live_from_dead():
     import os
 
-    assert provision._proc_start(os.getpid()) != ""
-    assert provision._proc_start(2**22 + 12345) == ""
-
-
-def test_attach_makes_a_non_owning_view():
-    desc = {"name": "rabbitmq-4.0.5", "variant": None, "product": "rabbitmq", "version": "4.0.5",
-            "host": "127.0.0.1", "ports": {"amqp091": 1234, "amqp10": 1234}, "credentials": {"username": "guest",
-            "password": "guest", "vhost": "/"}, "provenance": {}, "container_id": "abc", "container_name": "c",
-            "ready_s": 1.0}
-    rt = provision.attach(desc)
-    assert not rt.owner and rt.describe() == desc
-    assert rt.url("amqp091") == "amqp://guest:guest@127.0.0.1:1234/%2F"
-    assert rt.url("amqp10") == "amqp://guest:guest@127.0.0.1:1234"
-    rt.stop()  # a view never removes the container
-    assert not rt.alive()
+    assert reaper.proc_start(os.getpid()) != ""
+    assert reaper.proc_start(2**22 + 12345) == ""
 
 
 def test_no_engine_is_a_clear_error(monkeypatch):

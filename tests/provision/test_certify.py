@@ -34,9 +34,10 @@ def mqconform(*args, env=None, timeout=900):
 
 @pytest.fixture
 def vendor(engine, stop_targets):
-    from fixtures.provision import provision
+    from fixtures.provision import start
+    from fixtures.records import new_run_id
 
-    rt = provision.start("rabbitmq-4.0.5")
+    rt = start("rabbitmq-4.0.5", run_id=new_run_id())
     rabbitmqctl(rt, "add_user", "vendor", PASSWORD)
     rabbitmqctl(rt, "set_permissions", "vendor", ".*", ".*", ".*")
     rabbitmqctl(rt, "set_user_tags", "vendor", "management")

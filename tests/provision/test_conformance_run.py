@@ -25,13 +25,13 @@ KILLER = textwrap.dedent('''
 
     def pytest_runtest_teardown(item):
         name, _, n = os.environ["MQC_KILL_AFTER"].partition(":")
-        ref = getattr(getattr(item, "callspec", None), "params", {}).get("target")
-        if ref is None or ref.name != name:
+        target = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+        if target is None or target.name != name:
             return
         _seen[name] = _seen.get(name, 0) + 1
         if _seen[name] == int(n):
-            from fixtures.targets import POOL
-            POOL.live(ref).running._container.get_wrapped_container().kill()
+            from fixtures.plugin.targets import brokers
+            brokers(item.config).current(target).container._container.get_wrapped_container().kill()
 ''')
 
 
@@ -60,7 +60,7 @@ def test_broker_killed_mid_run_gives_error_rows_and_the_other_target_finishes(en
     # Two containers of RabbitMQ 4.0.5 (the variant with amqp_address_v1 denied is killed after its first vector).
     (tmp_path / "kill_target.py").write_text(KILLER)
     run, proc, rows = run_session(engine, tmp_path, "-p", "kill_target", "suites/rabbitmq_address/test_address_4_0.py",
-                                  "-k", "target_v2", "--target", "rabbitmq-4.0.5+address-v1-denied",
+                                  "-k", "target-v2", "--target", "rabbitmq-4.0.5+address-v1-denied",
                                   "--target", "rabbitmq-4.0.5",
                                   extra_env={"MQC_KILL_AFTER": "rabbitmq-4.0.5+address-v1-denied:1"})
     by_target = {}

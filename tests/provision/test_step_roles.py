@@ -58,7 +58,7 @@ def test_rows_blame_only_the_clauses_of_the_failing_check(engine, tmp_path):
     (tree / SPEC / "outcomes-sender.yaml").write_text(
         yaml.safe_dump({"spec": SPEC, "topic": "outcomes-sender", "vectors": VECTORS}, sort_keys=False))
     (tmp_path / "none.yaml").write_text("expectations: []\n")
-    proc, rows, _ = run_pytest(["suites/rabbitmq_address/test_address_4_0.py", "-k", "outcomes_sender",
+    proc, rows, _ = run_pytest(["suites/rabbitmq_address/test_address_4_0.py", "-k", "outcomes-sender",
                                 "--vectors-dir", str(tree), "--expectations", str(tmp_path / "none.yaml"),
                                 "--target", "rabbitmq-4.0.5", "--target", "rabbitmq-3.10.8"],
                                tmp_path, env={**engine.env, "MQCONFORM_RUN_ID": uuid.uuid4().hex})

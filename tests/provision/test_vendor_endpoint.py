@@ -61,9 +61,9 @@ NO_DELETES = textwrap.dedent('''
 
 
 def rabbitmqctl(rt, *args: str) -> str:
-    from fixtures.provision.provision import _docker_client
+    from fixtures.provision.reaper import docker_client
 
-    client = _docker_client(rt._engine, 60)
+    client = docker_client(rt._engine, 60)
     try:
         exec_id = client.api.exec_create(rt.container_id, ["rabbitmqctl", "-q", *args], stdout=True, stderr=True)
         out = client.api.exec_start(exec_id).decode(errors="replace")
@@ -84,9 +84,10 @@ def state(rt) -> dict:
 @pytest.fixture
 def vendor(engine, stop_targets):
     """The vendor's broker, configured and holding entities of its own."""
-    from fixtures.provision import provision
+    from fixtures.provision import start
+    from fixtures.records import new_run_id
 
-    rt = provision.start("rabbitmq-4.0.5")
+    rt = start("rabbitmq-4.0.5", run_id=new_run_id())
     cluster = f"vendor-{uuid.uuid4().hex[:8]}"
     rabbitmqctl(rt, "add_user", "vendor", PASSWORD)
     rabbitmqctl(rt, "set_permissions", "vendor", ".*", ".*", ".*")
@@ -125,7 +126,7 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
            "MQCONFORM_PASSWORD_wrongpw": PASSWORD + "-not-it", "MQCONFORM_RUN_ID": uuid.uuid4().hex}
 
     # An endpoint may not take the catalog target's name (the rows would be the container's).
-    clash, _, _ = run_pytest(["suites/openmessaging/test_message_format.py", "--target", "rabbitmq-4.0.5",
+    clash, _, _ = run_pytest(["suites/openmessaging/test_openmessaging.py", "--target", "rabbitmq-4.0.5",
                               "--endpoint", f"rabbitmq-4.0.5=amqp://vendor@{host}:{port}"], tmp_path / "clash", env=env)
     assert clash.returncode == 4 and "the name of a catalog target" in clash.stderr, clash.stdout + clash.stderr
 
@@ -137,7 +138,7 @@ def test_a_vendors_broker_certified_beside_the_catalogs_own(vendor, engine, tmp_
     bare = f"nofacts=amqp://vendor@{host}:{port}?management=http://{host}:{mport}"
     wrong = f"wrongpw=amqp://vendor@{host}:{port}?amqp_address_v1=permitted"
     proc, rows, _ = run_pytest(["-p", "no_deletes", "suites", "-n", "2", "--dist", "loadgroup",
-                                "-k", "vendor or (rabbitmq-4.0.5 and (test_message_format or test_type_system)) or (nofacts and source_v1) or wrongpw",
+                                "-k", "vendor or (rabbitmq-4.0.5 and (message-format or type-system)) or (nofacts and source-v1) or wrongpw",
                                 "--target", "rabbitmq-4.0.5", "--endpoint", url, "--endpoint", bare, "--endpoint", wrong,
                                 "--junitxml", str(tmp_path / "junit.xml")], tmp_path, env=env)
     out = proc.stdout + proc.stderr

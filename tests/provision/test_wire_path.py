@@ -10,8 +10,10 @@ from fixtures import queue_supply, values, wire
 from fixtures.adapters.base import Refused
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.bench.suite import SPEC
+from fixtures.brokers import Broker
 from fixtures.provision import load_catalog
-from fixtures.targets import LiveTarget, endpoint_ref, select
+from fixtures.records import new_run_id
+from fixtures.targets import endpoint_target, select
 
 pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
 
@@ -39,10 +41,10 @@ def taken(monkeypatch):
 
 # One test, one broker start: the provision tests beside it stop every target after each test.
 def test_wire_path_on_rabbitmq_4(engine, taken):
-    from fixtures.provision import provision
+    from fixtures.provision import start
 
-    ref = select(load_catalog(), ["rabbitmq-4.0.5"], {})[0]
-    live = LiveTarget(ref, provision.start(ref.catalog_name, ref.variant))
+    target = select(load_catalog(), ["rabbitmq-4.0.5"], {})[0]
+    broker = Broker(target, start(target.catalog_name, target.variant, run_id=new_run_id()))
     try:
         # every message gets a queue of its own and comes back unchanged, for each protocol pair
         for send_over, receive_over in [("amqp091", "amqp091"), ("amqp10", "amqp10"),
@@ -50,30 +52,30 @@ def test_wire_path_on_rabbitmq_4(engine, taken):
             taken.clear()
             for i in range(15):
                 sent = message(i, send_over)
-                status, got = wire.transit(live, send_over, sent, receive_over)
+                status, got = wire.transit(broker, send_over, sent, receive_over)
                 assert status == "ok", (send_over, receive_over, got)
                 if send_over == receive_over:
                     assert wire.differences(sent, got) == []
-            assert None not in taken, f"the supply failed: {live.shared['queue-supply'].failed}"
+            assert None not in taken, f"the supply failed: {broker.shared['queue-supply'].failed}"
             assert len(set(taken)) == 15
 
         # a refused pair is the broker's refusal, and the next vector still runs
         with pytest.raises(Refused, match="not.found"):
-            live.adapter("amqp10").links.pair("/queues/mqc.no-such-queue", "/queues/mqc.no-such-queue")
-        status, got = wire.transit(live, "amqp10", message(99))
+            broker.adapter("amqp10").links.pair("/queues/mqc.no-such-queue", "/queues/mqc.no-such-queue")
+        status, got = wire.transit(broker, "amqp10", message(99))
         assert status == "ok", got
 
         # a broker given as an endpoint keeps none of the suite's queues
         taken.clear()
-        ep = live.endpoint("amqp091")
-        user = LiveTarget(endpoint_ref("user-broker", Endpoint(ep.host, ep.port, "guest", "guest", "/")))
+        ep = broker.endpoint("amqp091")
+        user = Broker(endpoint_target("user-broker", Endpoint(ep.host, ep.port, "guest", "guest", "/")))
         for proto in ("amqp091", "amqp10"):
             for i in range(10):
                 status, got = wire.transit(user, proto, message(i, proto))
                 assert status == "ok", got
         user.close()
         assert None not in taken and len(taken) == 20
-        topology = live.adapter("amqp091").topology
+        topology = broker.adapter("amqp091").topology
         assert [n for n in taken if topology.queue_exists(n)] == []
     finally:
-        live.close()
+        broker.close()

@@ -34,22 +34,22 @@ _seen = [0]
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    ref = getattr(getattr(item, "callspec", None), "params", {}).get("target")
-    if ref is not None and os.environ.get("MQC_PACE_IN") == "call" and _seen[0] >= int(os.environ["MQC_MARK_AFTER"]):
+    target = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+    if target is not None and os.environ.get("MQC_PACE_IN") == "call" and _seen[0] >= int(os.environ["MQC_MARK_AFTER"]):
         time.sleep(float(os.environ["MQC_PACE_S"]))
     return (yield)
 
 
 def pytest_runtest_teardown(item):
-    ref = getattr(getattr(item, "callspec", None), "params", {}).get("target")
-    if ref is None:
+    target = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+    if target is None:
         return
     _seen[0] += 1
     mark_after = int(os.environ["MQC_MARK_AFTER"])
     if _seen[0] == mark_after:
-        from fixtures.targets import POOL
-        live = POOL.live(ref)
-        ports = live.running.ports if live is not None and live.running is not None else {}
+        from fixtures.plugin.targets import brokers
+        broker = brokers(item.config).current(target)
+        ports = broker.container.ports if broker is not None and broker.container is not None else {}
         marker = pathlib.Path(os.environ["MQC_MARKER"])
         marker.with_suffix(".tmp").write_text(json.dumps({"pid": os.getpid(), "ports": ports}))
         marker.with_suffix(".tmp").replace(marker)

@@ -31,7 +31,7 @@ def test_two_sessions_against_the_same_target_at_once(inner):
     assert len(rows_a) == len(rows_b) == QUICK_COUNT
     outcomes = [sorted((r["vector_id"], r["outcome"]) for r in rows) for rows in (rows_a, rows_b)]
     assert outcomes[0] == outcomes[1] and all(o == "pass" for _, o in outcomes[0]), outcomes
-    # the rows carry the plugin's own run id; MQCONFORM_RUN_ID (Inner.run_id) only labels the containers
+    # MQCONFORM_RUN_ID (Inner.run_id) names each session: its rows and its containers
     run_ids = [{r["run_id"] for r in rows} for rows in (rows_a, rows_b)]
     assert len(run_ids[0]) == len(run_ids[1]) == 1 and run_ids[0] != run_ids[1], run_ids
     assert {r["implementation"]["provenance"]["container.name"] for r in rows_a} == set(names_a)

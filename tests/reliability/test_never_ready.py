@@ -28,7 +28,7 @@ def never_ready_catalog(path):
     data = yaml.safe_load(DEFAULT_CATALOG.read_text())
     garage = next(t for t in data["targets"] if t["name"] == "garagemq")
     garage["readiness"] = {"start_timeout_s": START_BOUND_S, "checks": [
-        {"kind": "command", "command": ["sh", "-c", "echo still warming up; exit 1"]}]}
+        {"command": ["sh", "-c", "echo still warming up; exit 1"]}]}
     data["targets"] = [garage]
     path.write_text(yaml.safe_dump(data))
     return path
