@@ -144,3 +144,32 @@ def test_a_dropped_connection_is_reopened_once():
     s.close()
     assert None not in names and s.failed is None
     assert len(opened) == 2
+
+
+def test_wait_full_returns_once_the_supply_has_caught_up():
+    rec = Recorder()
+    s = supply_on(rec, delete_behind=True, ahead=2)
+    try:
+        used = [s.take() for _ in range(3)]
+        for name in used:
+            s.retire(name)
+        assert s.wait_full(5.0)
+        # caught up: as many ready as it keeps ahead, and every retired queue deleted
+        assert len(rec.declared) == 5 and sorted(rec.deleted) == sorted(used)
+    finally:
+        s.close()
+
+
+def test_wait_full_is_bounded_when_declares_hang():
+    release = threading.Event()
+
+    class Slow(Recorder):
+        def declare_queue(self, name):
+            release.wait(5)
+            super().declare_queue(name)
+    s = supply_on(Slow(), delete_behind=True, take_wait_s=0.1)
+    t0 = time.monotonic()
+    assert s.wait_full(0.2) is False
+    assert 0.15 < time.monotonic() - t0 < 2.0
+    release.set()
+    s.close()
