@@ -28,9 +28,17 @@ def test_quiet_period_is_round_trips_above_a_floor_measured_once():
         return [0.2, 0.1, 0.3][len(calls) - 1]
     assert waits.quiet_s(b, "amqp10", rt) == pytest.approx(waits.QUIET_ROUND_TRIPS * 0.2)
     assert waits.quiet_s(b, "amqp10", rt) == pytest.approx(waits.QUIET_ROUND_TRIPS * 0.2)
-    assert len(calls) == waits.CALIBRATION_SAMPLES           # the median of the samples, once per broker
+    assert len(calls) == waits.CALIBRATION_SAMPLES           # the median of the samples, kept a while
     assert "round trip 200.0 ms" in waits.quiet_why(b, "amqp10")
     assert waits.quiet_s(_broker(), "amqp10", lambda: 0.001) == waits.QUIET_FLOOR_S
+
+
+def test_the_quiet_period_is_measured_again_after_a_while(monkeypatch):
+    b, now = _broker(), [100.0]
+    monkeypatch.setattr(waits.time, "monotonic", lambda: now[0])
+    assert waits.quiet_s(b, "amqp10", lambda: 0.5) == pytest.approx(waits.QUIET_ROUND_TRIPS * 0.5)
+    now[0] += waits.RECALIBRATE_S + 1                        # the load that slowed the first one is gone
+    assert waits.quiet_s(b, "amqp10", lambda: 0.001) == waits.QUIET_FLOOR_S
 
 
 def test_a_failed_calibration_leaves_the_conservative_period_and_says_why():
