@@ -49,10 +49,11 @@ def test_ctrl_c_under_xdist_stops_the_workers_too(inner):
 
 
 def test_rows_of_vectors_a_signal_cut_short_say_the_run_was_interrupted(inner):
-    """Started with SIGINT ignored (as `cmd &` in a script), a run goes on after Ctrl-C; the worker's
-    brokers are still removed by its handler. The vector in flight (paced at the start of its call)
-    then fails against a broker being removed: its row says the run was interrupted, not what it
-    saw (a raw '404 ... no container', StreamLostError); no vector runs after it."""
+    """Started with SIGINT ignored (as `cmd &` in a script), a run goes on after Ctrl-C. The brokers
+    belong to the controller, which started them early (fixtures/brokers.py), so the vector in
+    flight either ends against its live broker or, where its broker was removed under it, says the
+    run was interrupted (never a raw '404 ... no container', StreamLostError); no vector runs after
+    it, and no container is left."""
     s = inner("signal-worker", *SEQUENTIAL, "-n", "2", "--dist", "loadgroup", pace_s=3.0, mark_after=2,
               env={"MQC_PACE_IN": "call"}, ignore_sigint=True)
     s.wait_marker()
@@ -61,7 +62,8 @@ def test_rows_of_vectors_a_signal_cut_short_say_the_run_was_interrupted(inner):
     rows = s.rows()
     assert s.containers() == [], "the signal left the broker's container behind"
     errors = [r["message"] for r in rows if r["outcome"] == "error"]
-    assert len(errors) == 1 and rows[-1]["outcome"] == "error", [(r["outcome"], r["message"]) for r in rows]
-    assert errors[0].startswith("interrupted: the run was stopped"), errors[0]
-    assert "404" not in errors[0] and "no container" not in errors[0], errors[0]
+    assert len(errors) <= 1, [(r["outcome"], r["message"]) for r in rows]
+    for e in errors:
+        assert e.startswith("interrupted: the run was stopped"), e
+        assert "404" not in e and "no container" not in e, e
     assert len(rows) < QUICK_COUNT, "vectors ran on after the signal"
