@@ -59,6 +59,13 @@ def test_waits_become_one_note_per_kind():
     assert waits.take() == []
 
 
+def test_watching_notes_a_block_also_when_it_raises():
+    waits.start()
+    with pytest.raises(KeyError), waits.watching("a receive", "quiet"):
+        raise KeyError("lost")
+    assert waits.take()[0].endswith(": a receive (quiet)")
+
+
 def test_a_job_collects_its_own_waits_not_the_process_s():
     waits.start()
     seen = {}
@@ -110,6 +117,9 @@ def test_handoff_wait_is_bounded(tmp_path):
 def test_start_parallel_from_the_environment(monkeypatch):
     monkeypatch.setenv("MQCONFORM_START_PARALLEL", "3")
     assert start_parallel(7) == 3
+    monkeypatch.setenv("MQCONFORM_START_PARALLEL", "many")
+    with pytest.raises(pytest.UsageError, match="MQCONFORM_START_PARALLEL='many'"):
+        start_parallel(7)
     monkeypatch.delenv("MQCONFORM_START_PARALLEL")
     assert 1 <= start_parallel(7) <= 7
 
