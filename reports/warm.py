@@ -44,14 +44,14 @@ class WaitError(RuntimeError):
     """The results were not declared complete within the bound, or the caller went away."""
 
 
-def wait_for(path: Path, timeout_s: float, parent: int | None, poll_s: float = POLL_S,
+def wait_for(path: Path, timeout_s: float, parent: int | None, poll_s: float = POLL_S, since: float | None = None,
              clock=time.monotonic, sleep=time.sleep, parent_now=os.getppid) -> float:
-    """Block until `path` exists; returns the seconds waited.
+    """Block until `path` exists; returns the seconds since `since` (a reading of `clock`; default now).
 
-    WaitError after `timeout_s`, or as soon as the parent process is no longer `parent` (it ended
-    and this process was handed to another): nobody would signal any more.
+    WaitError once `timeout_s` have passed since then, or as soon as the parent process is no longer
+    `parent` (it ended and this process was handed to another): nobody would signal any more.
     """
-    start = clock()
+    start = clock() if since is None else since
     while not path.exists():
         if parent is not None and parent_now() != parent:
             raise WaitError(f"the process that started this build ({parent}) ended before {path} appeared")
@@ -77,7 +77,7 @@ def synthetic_records(runs_per_impl: int = 2, vectors: int = 160) -> list[dict]:
             for v in range(vectors):
                 spec, revision = specs[v % len(specs)]
                 clause = f"{spec}/section-{v % 23}/clause-{v}"
-                outcome = OUTCOME_ORDER[(v * 7 + i + (r if v % 5 == 0 else 0)) % len(OUTCOME_ORDER)]
+                outcome = OUTCOME_ORDER[(v + 3 * i + (r if v % 5 == 0 else 0)) % len(OUTCOME_ORDER)]
                 vector_id = f"{spec}.section-{v % 23}.vector-{v}"
                 rows.append({
                     "schema_version": 2, "run_id": run_id, "run_started": started,
@@ -160,20 +160,20 @@ def run(build_args: dict, wait_path: str, timeout_s: float, master: str | None, 
                                   name="warm-up", daemon=True)
         warmer.start()
         try:
-            wait_for(marker, timeout_s - (time.monotonic() - started), parent)
+            wait_for(marker, timeout_s, parent, since=started)
+            appeared = time.monotonic()
         except WaitError as exc:
             print(f"reports build: {exc}; nothing was built", file=sys.stderr)
             return WAIT_EXIT
         finally:
             stop.set()
-        signalled = time.monotonic()
-        if warmer.is_alive():
-            spark.sparkContext.cancelJobGroup(JOB_GROUP)
-            warmer.join(CANCEL_WAIT_S)
-        n, when = warmed[0] if warmed else (0, signalled)
-        warm = (f"warm after {when - started:.1f}s: {n} throwaway build(s)" if n and when <= signalled
+            if warmer.is_alive():
+                spark.sparkContext.cancelJobGroup(JOB_GROUP)
+                warmer.join(CANCEL_WAIT_S)
+        n, when = warmed[0] if warmed else (0, appeared)
+        warm = (f"warm after {when - started:.1f}s: {n} throwaway build(s)" if n and when <= appeared
                 else "the warm-up cut short")
-        print(f"reports build: Spark session started {signalled - started:.1f}s before {marker} appeared "
+        print(f"reports build: Spark session started {appeared - started:.1f}s before {marker} appeared "
               f"({warm})", flush=True)
         return build.run(spark=spark, master=master, conf=conf, **build_args)
     finally:
