@@ -96,6 +96,13 @@ def publish_hadoop(spark, report: dict, out: str) -> None:
         fs.delete(hpath(tmp), True)
 
 
+def store_location(out: str, store: str | None) -> str:
+    """The store's folder: --store, else OUT/store (local paths made absolute)."""
+    if store:
+        return str(_local_path(store)) if is_local_path(store) else store.rstrip("/")
+    return f"{_local_path(out) if is_local_path(out) else out.rstrip('/')}/store"
+
+
 def _as_of(text: str) -> int | str:
     """--as-of: a version number of the store, or a date / timestamp."""
     return int(text) if text.isdigit() else text
@@ -116,7 +123,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         return 2
     local = is_local_path(out)
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
-    store_uri = (str(_local_path(store)) if is_local_path(store) else store.rstrip("/")) if store else f"{out_uri}/store"
+    store_uri = store_location(out, store)
     conf = conf or {}
     try:
         spark = spark or session.start(master, conf)

@@ -32,8 +32,8 @@ from .outcomes import OUTCOME_ORDER
 WAIT_EXIT = 3
 # How often FILE and the parent process are looked at while waiting.
 POLL_S = 0.05
-# Throwaway builds: the first compiles most of what a build runs, the second what depends on a
-# store that already exists and on the first's leftovers (codegen cache, JIT).
+# Throwaway builds into one folder: the first compiles most of what a build runs, the second what
+# replacing a store that already exists runs (as conformance.sh's builds do, run after run).
 ROUNDS = 2
 # After the signal, how long a cancelled warm-up may take to give its thread back.
 CANCEL_WAIT_S = 30.0
@@ -102,9 +102,10 @@ def synthetic_records(runs_per_impl: int = 2, vectors: int = 160) -> list[dict]:
     return rows
 
 
-def warm_up(spark, folder: Path, stop: threading.Event, rounds: int = ROUNDS) -> int:
-    """Throwaway builds of synthetic records under `folder` until `rounds` are done or `stop` is set;
-    returns the rounds completed. Their output is discarded."""
+def warm_up(spark, folder: Path, stop: threading.Event, rounds: int = ROUNDS, store: str | None = None) -> int:
+    """Throwaway builds of synthetic records under `folder` until `rounds` are done or `stop` is set,
+    then the state of the real `store`'s tables read; returns the rounds completed. The builds' output
+    is discarded."""
     from . import build
 
     results = folder / "results.jsonl"
@@ -112,15 +113,29 @@ def warm_up(spark, folder: Path, stop: threading.Event, rounds: int = ROUNDS) ->
     spark.sparkContext.setJobGroup(JOB_GROUP, "warm-up: a throwaway build", interruptOnCancel=True)
     done = 0
     try:
-        for n in range(rounds):
+        for _ in range(rounds):
             if stop.is_set():
                 break
-            build.run([str(results)], str(folder / f"out-{n}"), spark=spark, quiet=True)
+            build.run([str(results)], str(folder / "out"), spark=spark, quiet=True)
             done += 1
+        if store and not stop.is_set():
+            preload(spark, store)
     except Exception as exc:  # noqa: BLE001 - a cancelled (or failed) warm-up only costs the real build speed
         if not stop.is_set():
             print(f"reports build: the warm-up failed ({type(exc).__name__}); building without it", file=sys.stderr)
     return done
+
+
+def preload(spark, store: str) -> None:
+    """Read the current state of the store's tables (their Delta logs) into this session's cache: the
+    build's commits then start from it instead of replaying the logs. Reading only; a table that is
+    not there is skipped."""
+    from . import store as S
+
+    for table in (S.RECORDS, S.RUNS, S.FLAKY):
+        where = S.path(store, table)
+        if S.is_table(spark, where):
+            spark.read.format("delta").load(where).inputFiles()
 
 
 def _terminate(signum, frame):
@@ -156,7 +171,9 @@ def run(build_args: dict, wait_path: str, timeout_s: float, master: str | None, 
             return 1
         stop = threading.Event()
         warmed: list[tuple[int, float]] = []   # (throwaway builds done, when)
-        warmer = threading.Thread(target=lambda: warmed.append((warm_up(spark, folder, stop), time.monotonic())),
+        store = build.store_location(build_args["out"], build_args.get("store"))
+        warmer = threading.Thread(target=lambda: warmed.append((warm_up(spark, folder, stop, store=store),
+                                                                time.monotonic())),
                                   name="warm-up", daemon=True)
         warmer.start()
         try:
