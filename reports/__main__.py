@@ -31,6 +31,8 @@ exit codes:
      (named by file:line; only a torn last line is skipped, and said), no valid
      records, a local path the cluster's executors cannot see, or no store version
      for --as-of. Nothing is written then: the store and the report stay as they were.
+  3  --wait-for only: FILE did not appear within --wait-timeout, or the process that
+     started the build ended first; nothing was built
 """
 
 
@@ -69,6 +71,12 @@ def parser() -> argparse.ArgumentParser:
                    help="expectations files or folders: the entry that accounts for a row (its reason and the "
                         "link to the product's bug report) and the quarantined flaky vectors are shown beside "
                         "them; verdicts are never changed")
+    b.add_argument("--wait-for", default=None, metavar="FILE",
+                   help="start Spark and warm it up now, and build once FILE exists (whoever writes the results "
+                        "creates it when they are complete): the session's start leaves the caller's critical "
+                        "path (scripts/conformance.sh starts it beside the vectors)")
+    b.add_argument("--wait-timeout", type=float, default=3600.0, metavar="SECONDS",
+                   help="with --wait-for: give up (exit 3) when FILE has not appeared after this long (default 3600)")
     b.add_argument("--as-of", default=None, metavar="WHEN",
                    help="rebuild the report from the store as it was at a date or time (2026-11-21, "
                         "2026-11-21T22:00:00Z) or at a version number; no --results")
@@ -134,11 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         if bool(args.results) == bool(args.as_of):
             p.error("build takes --results, or --as-of to rebuild from the store, not both")
+        if args.wait_for and args.as_of:
+            p.error("--wait-for waits for results: it does not go with --as-of")
+        if args.wait_timeout <= 0:
+            p.error("--wait-timeout must be positive")
+        build_args = dict(results=args.results, out=args.out, clause_dir=args.clauses, accumulate=args.accumulate,
+                          store=args.store, as_of=args.as_of, expectations=args.expectations)
+        if args.wait_for:
+            from . import warm
+
+            return warm.run(build_args, args.wait_for, args.wait_timeout, master=args.master, conf=conf)
         from . import build
 
-        return build.run(args.results, args.out, master=args.master, conf=conf, clause_dir=args.clauses,
-                         accumulate=args.accumulate, store=args.store, as_of=args.as_of,
-                         expectations=args.expectations)
+        return build.run(master=args.master, conf=conf, **build_args)
     if args.command == "bench":
         from . import bench
 

@@ -246,12 +246,16 @@ def flaky_rows(state: DataFrame) -> list[dict]:
 
 def compute(df: DataFrame) -> Aggregates:
     """All aggregates of normalized records (reports.read.normalize, or a snapshot of the store)."""
-    spark = df.sparkSession
     d = project(df)
-    agg = Aggregates(runs=run_rows(run_counts(d)))
+    return from_folds(d, run_counts(d), fold_flaky(empty_flaky_state(d.sparkSession), per_run_vectors(d)))
+
+
+def from_folds(d: DataFrame, counts: DataFrame, flaky: DataFrame) -> Aggregates:
+    """All aggregates of projected records `d`, given their run counts and flakiness state."""
+    agg = Aggregates(runs=run_rows(counts))
     if not agg.runs:
         return agg
-    _, keys = pick_runs(spark, agg.runs)
+    _, keys = pick_runs(d.sparkSession, agg.runs)
     latest_aggregates(agg, d.join(keys, ["impl", "run_id"]))
-    agg.flaky = flaky_rows(fold_flaky(empty_flaky_state(spark), per_run_vectors(d)))
+    agg.flaky = flaky_rows(flaky)
     return agg

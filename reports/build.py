@@ -96,6 +96,13 @@ def publish_hadoop(spark, report: dict, out: str) -> None:
         fs.delete(hpath(tmp), True)
 
 
+def store_location(out: str, store: str | None) -> str:
+    """The store's folder: --store, else OUT/store (local paths made absolute)."""
+    if store:
+        return str(_local_path(store)) if is_local_path(store) else store.rstrip("/")
+    return f"{_local_path(out) if is_local_path(out) else out.rstrip('/')}/store"
+
+
 def _as_of(text: str) -> int | str:
     """--as-of: a version number of the store, or a date / timestamp."""
     return int(text) if text.isdigit() else text
@@ -103,9 +110,9 @@ def _as_of(text: str) -> int | str:
 
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
         clause_dir: str | None = None, accumulate: bool = False, spark=None, store: str | None = None,
-        as_of: str | None = None, expectations: list[str] | None = None) -> int:
+        as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
-    from . import aggregate, cluster, known, read, session, update
+    from . import aggregate, cluster, known, read, replace, session, update
     from . import store as S
 
     started = time.monotonic()
@@ -116,7 +123,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         return 2
     local = is_local_path(out)
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
-    store_uri = (str(_local_path(store)) if is_local_path(store) else store.rstrip("/")) if store else f"{out_uri}/store"
+    store_uri = store_location(out, store)
     conf = conf or {}
     try:
         spark = spark or session.start(master, conf)
@@ -166,17 +173,23 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             print("reports build: no valid result records in the inputs; the store and the report are left "
                   "as they were", file=sys.stderr)
             return 2
-        version = S.write_records(read.normalize(raw), store_uri, replace=not accumulate, partitions=partitions)
-        failpoint("after-records")
-        update.refresh_runs(spark, store_uri, version)
-        failpoint("after-runs")
-        update.refresh_flaky(spark, store_uri, version)
-        agg = update.aggregates(spark, store_uri, version)
+        rows = S.stored_rows(read.normalize(raw), partitions)
+        if accumulate:
+            version = S.commit_records(rows, store_uri, replace=False)
+            failpoint("after-records")
+            update.refresh_runs(spark, store_uri, version)
+            failpoint("after-runs")
+            update.refresh_flaky(spark, store_uri, version)
+            agg = update.aggregates(spark, store_uri, version)
+        else:
+            agg, version = replace.build(rows, store_uri, step=failpoint)
     report = known.annotate(model.build_report(agg, clauses.load(clause_dir)), entries)
     if local:
         publish_local(report, Path(out_uri))
     else:
         publish_hadoop(spark, report, out_uri)
+    if quiet:
+        return 0
     t = report["totals"]
     verdicts = ", ".join(f"{v['implementation']} {v['spec']}: {v['verdict']}" for v in report["verdicts"])
     print(f"reports build: {t['records']} records, {t['runs']} runs, {t['implementations']} implementations "

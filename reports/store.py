@@ -67,10 +67,12 @@ def version(spark: SparkSession, where: str) -> int | None:
     return last[0] if last else None
 
 
-def _dedup(df: DataFrame, partitions: int) -> DataFrame:
-    """One row per record key. Clustering by (date, run_id) first lets the de-duplication reuse that
-    shuffle and puts a run's records in one file per date."""
-    return (df.repartition(partitions, PARTITION, "run_id")
+def stored_rows(df: DataFrame, partitions: int) -> DataFrame:
+    """The rows STORE/records keeps of normalized records: one per record key, without `run_ts`.
+    Clustering by (date, run_id) first lets the de-duplication reuse that shuffle and puts a run's
+    records in one file per date."""
+    return (df.select(*[c for c in df.columns if c != "run_ts"])
+              .repartition(partitions, PARTITION, "run_id")
               .withColumn("_impl", F.col("implementation.name"))
               .dropDuplicates([PARTITION, "run_id", "_impl", "vector_id", "test_id"])
               .drop("_impl"))
@@ -83,11 +85,15 @@ def write_records(df: DataFrame, store: str, replace: bool, partitions: int) -> 
     the table. With `replace` the new version holds only `df` (older versions stay readable by
     time travel).
     """
+    return commit_records(stored_rows(df, partitions), store, replace)
+
+
+def commit_records(src: DataFrame, store: str, replace: bool) -> int:
+    """write_records() for rows already in the form of stored_rows()."""
     from delta.tables import DeltaTable
 
-    spark = df.sparkSession
+    spark = src.sparkSession
     where = path(store, RECORDS)
-    src = _dedup(df.select(*[c for c in df.columns if c not in ("run_ts",)]), partitions)
     if replace or not is_table(spark, where):
         (src.write.format("delta").mode("overwrite").option("overwriteSchema", "true")
             .option("delta.enableChangeDataFeed", "true")

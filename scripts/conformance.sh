@@ -17,6 +17,14 @@
 # one worker (xdist's loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one
 # process. Where the time went (build, vectors with broker starts, report, gate) and the peak
 # memory in use are written to $out/timing.md.
+#
+# The report's Spark session starts beside the vectors and warms up there (`reports build
+# --wait-for`); when pytest ends the script creates $out/.results-complete and the build reads the
+# rows, so the report phase is only the build itself. Its waits are bounded: the results must be
+# complete within $MQCONFORM_REPORT_WAIT_S (default 7200) of the start of the vectors, and the
+# report written within $MQCONFORM_REPORT_BUILD_S (default 600) after that. Its output is in
+# $out/report.log (shown once it ends). Ctrl-C during the vectors stops pytest and the report is
+# built from what ran; Ctrl-C anywhere else ends the run, and whatever it started is stopped.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${MQCONFORM_OUT:-out}
@@ -30,11 +38,36 @@ bash scripts/bootstrap.sh || exit 2
 python3 -m fixtures.runclock sample-memory "$out/memory.json" &
 sampler=$!
 started_engine=0
+report=""   # the report build started beside the vectors, until it has ended
+phase=""
+# wait_bounded PID SECONDS: PID's exit status once it ends; one still running after SECONDS is
+# stopped (TERM, then KILL 10 s later) and the status is 124.
+wait_bounded() {
+  local pid=$1 ticks=$(($2 * 10))
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$ticks" -le 0 ]; then
+      kill "$pid" 2>/dev/null
+      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null
+      wait "$pid" 2>/dev/null
+      return 124
+    fi
+    sleep 0.1
+    ticks=$((ticks - 1))
+  done
+  wait "$pid"
+}
 cleanup() {
+  # TERM makes the report build stop Spark, and its JVM with it.
+  if [ -n "$report" ]; then kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   if [ "$started_engine" = 1 ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
+# Bash runs no EXIT trap when a signal ends it: these make the signals end it through exit.
+# During the vectors Ctrl-C is pytest's to handle (it stops, and the report is built from what ran).
+trap '[ "$phase" = vectors ] || exit 130' INT
+trap 'exit 143' TERM
 python3 -m fixtures.runclock mark "$phases" "engine and image build"
 if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
   if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
@@ -45,18 +78,37 @@ if bash scripts/container-engine.sh status >/dev/null 2>&1; then
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl"
+complete="$out/.results-complete"
+rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl" \
+  "$complete"
 jobs=${MQCONFORM_JOBS:-2}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
+python3 -m fixtures.runclock early "$phases" "report (Spark)"
+.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations \
+  --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" > "$out/report.log" 2>&1 &
+report=$!
+phase=vectors
 .venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
   --junitxml "$out/junit.xml" "$@"
 status=$?
+phase=""
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
 python3 -m fixtures.runclock mark "$phases" "report (Spark)"
-.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations || exit 2
+phase=report
+: > "$complete"
+wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
+built=$?
+report=""
+rm -f "$complete"
+cat "$out/report.log"
+if [ "$built" != 0 ]; then
+  [ "$built" = 124 ] && echo "conformance: the report was not written within ${MQCONFORM_REPORT_BUILD_S:-600}s of the vectors' end; stopped it" >&2
+  exit 2
+fi
+phase=""
 echo "conformance: report in $out/report/index.html"
 python3 -m fixtures.runclock mark "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations

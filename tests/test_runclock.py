@@ -31,3 +31,23 @@ def test_summary_without_memory_or_starts(tmp_path):
     line = runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
     assert "vectors 2s" in line and "peak memory" not in line
     assert "0 targets" in (tmp_path / "timing.md").read_text()
+
+
+def test_a_phase_started_early_counts_after_the_phase_before_and_says_its_head_start(tmp_path):
+    phases = tmp_path / "phases.txt"
+    phases.write_text("100.0 vectors\n100.5 ~report (Spark)\n160.0 report (Spark)\n164.0 gate\n165.0 end\n")
+    line = runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
+    assert "vectors 60s, report (Spark) 4s (started 60s early), gate 1s" in line
+    md = (tmp_path / "timing.md").read_text()
+    assert "| vectors | 60.0 |" in md and "| report (Spark) | 4.0 |" in md and "~" not in md
+    assert ("Started early: report (Spark): started during vectors (59.5 s beside it), "
+            "done 4.0 s after vectors ended.") in md
+
+
+def test_early_writes_a_line_that_is_no_phase_boundary(tmp_path):
+    phases = tmp_path / "phases.txt"
+    runclock.mark(phases, "vectors")
+    runclock.early(phases, "report")
+    runclock.mark(phases, "report")
+    runclock.mark(phases, "end")
+    assert [name for name, _ in runclock._phases(phases)] == ["vectors", "report"]
