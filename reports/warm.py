@@ -34,7 +34,7 @@ WAIT_EXIT = 3
 POLL_S = 0.05
 # Throwaway builds into one folder: the first compiles most of what a build runs, the second what
 # replacing a store that already exists runs (as conformance.sh's builds do, run after run).
-ROUNDS = 2
+ROUNDS = 1
 # After the signal, how long a cancelled warm-up may take to give its thread back.
 CANCEL_WAIT_S = 30.0
 JOB_GROUP = "mqconform-warm-up"

@@ -86,7 +86,7 @@ parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
 python3 -m fixtures.runclock early "$phases" "report (Spark)"
-.venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations \
+nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations \
   --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" > "$out/report.log" 2>&1 &
 report=$!
 phase=vectors
