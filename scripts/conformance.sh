@@ -15,7 +15,9 @@
 #
 # Targets run side by side: $MQCONFORM_JOBS pytest workers (default 2), each target's vectors on
 # one worker (xdist's loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one
-# process. Where the time went (build, vectors with broker starts, report, gate) and the peak
+# process. Brokers start, and targets go to workers, longest first: by each target's time in the
+# last run written to the same folder ($out/results.jsonl.scope-times.json, a hint only), else by
+# its number of tests. Where the time went (build, vectors with broker starts, report, gate) and the peak
 # memory in use are written to $out/timing.md.
 #
 # The report's Spark session starts beside the vectors and warms up there (`reports build
@@ -25,6 +27,7 @@
 # report written within $MQCONFORM_REPORT_BUILD_S (default 600) after that. Its output is in
 # $out/report.log (shown once it ends). Ctrl-C during the vectors stops pytest and the report is
 # built from what ran; Ctrl-C anywhere else ends the run, and whatever it started is stopped.
+# The build runs at the lowest CPU priority (nice 19): its warm-up takes what the vectors leave.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${MQCONFORM_OUT:-out}
