@@ -17,7 +17,7 @@
 # one worker (xdist's loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one
 # process. Brokers start, and targets go to workers, longest first: by each target's time in the
 # last run written to the same folder ($out/results.jsonl.scope-times.json, a hint only), else by
-# its number of tests. Where the time went (build, vectors with broker starts, report, gate) and the peak
+# the shipped prior (fixtures/provision/scope-times.json), else by its number of tests. Where the time went (build, vectors with broker starts, report, gate) and the peak
 # memory in use are written to $out/timing.md.
 #
 # The report's Spark session starts beside the vectors and warms up there (`reports build
