@@ -28,6 +28,18 @@ class Recorder:
         self.deleted.append(name)
 
 
+class Hanging(Recorder):
+    """A broker whose declares hang until `release` is set (at most 5 s)."""
+
+    def __init__(self, release):
+        super().__init__()
+        self.release = release
+
+    def declare_queue(self, name):
+        self.release.wait(5)
+        super().declare_queue(name)
+
+
 def supply_on(rec, **kw):
     return QueueSupply(lambda: (rec, rec.closed.set), **kw)
 
@@ -93,13 +105,7 @@ def test_a_supply_that_cannot_connect_fails_the_same_way():
 
 def test_take_is_bounded_when_declares_hang():
     release = threading.Event()
-
-    class Slow(Recorder):
-        def declare_queue(self, name):
-            release.wait(5)
-            super().declare_queue(name)
-    rec = Slow()
-    s = supply_on(rec, delete_behind=True, take_wait_s=0.2)
+    s = supply_on(Hanging(release), delete_behind=True, take_wait_s=0.2)
     t0 = time.monotonic()
     assert s.take() is None
     assert 0.15 < time.monotonic() - t0 < 2.0
@@ -162,12 +168,7 @@ def test_wait_full_returns_once_the_supply_has_caught_up():
 
 def test_wait_full_is_bounded_when_declares_hang():
     release = threading.Event()
-
-    class Slow(Recorder):
-        def declare_queue(self, name):
-            release.wait(5)
-            super().declare_queue(name)
-    s = supply_on(Slow(), delete_behind=True, take_wait_s=0.1)
+    s = supply_on(Hanging(release), delete_behind=True, take_wait_s=0.1)
     t0 = time.monotonic()
     assert s.wait_full(0.2) is False
     assert 0.15 < time.monotonic() - t0 < 2.0
