@@ -17,11 +17,18 @@ Two kinds of aggregate:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
+from pyspark.util import inheritable_thread_target
 
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
+
+T = TypeVar("T")
 
 
 def _case(column, mapping: dict):
@@ -168,15 +175,29 @@ def diff(pair: DataFrame) -> list[dict]:
              "before": BY_SEVERITY.get(r["before"]), "after": BY_SEVERITY.get(r["after"])} for r in rows]
 
 
+def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
+    """Run each call (a Spark job or a few) in a thread of its own and return their results in order.
+
+    The jobs of a build over one run's records are small: their time is mostly the fixed cost of
+    planning and scheduling on the driver, which jobs submitted together overlap. The threads run
+    in the caller's job group, so cancelling the build's jobs cancels them too."""
+    if len(calls) == 1:
+        return [calls[0]()]
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="spark-jobs") as pool:
+        futures = [pool.submit(inheritable_thread_target(spark)(c)) for c in calls]
+        return [f.result() for f in futures]
+
+
 def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
-    """Fill agg.cells, agg.level_counts and agg.diff from the records of the two latest runs (`which`)."""
+    """Fill agg.cells, agg.level_counts, agg.header_sources and agg.diff from the records of the two
+    latest runs (`which`)."""
     pair = pair.cache()
     try:
+        pair.count()   # cached once, before the jobs below read it side by side
         latest = pair.where("which = 1")
-        agg.cells = cells(latest)
-        agg.level_counts = level_counts(latest)
-        agg.header_sources = header_sources(latest)
-        agg.diff = diff(pair)
+        agg.cells, agg.level_counts, agg.header_sources, agg.diff = side_by_side(
+            pair.sparkSession, lambda: cells(latest), lambda: level_counts(latest),
+            lambda: header_sources(latest), lambda: diff(pair))
     finally:
         pair.unpersist()
 
@@ -252,10 +273,11 @@ def compute(df: DataFrame) -> Aggregates:
 
 def from_folds(d: DataFrame, counts: DataFrame, flaky: DataFrame) -> Aggregates:
     """All aggregates of projected records `d`, given their run counts and flakiness state."""
-    agg = Aggregates(runs=run_rows(counts))
+    runs, flaky_list = side_by_side(d.sparkSession, lambda: run_rows(counts), lambda: flaky_rows(flaky))
+    agg = Aggregates(runs=runs)
     if not agg.runs:
         return agg
     _, keys = pick_runs(d.sparkSession, agg.runs)
     latest_aggregates(agg, d.join(keys, ["impl", "run_id"]))
-    agg.flaky = flaky_rows(flaky)
+    agg.flaky = flaky_list
     return agg

@@ -165,22 +165,19 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
                 return 2
         partitions = session.tune_for_input(spark, found.nbytes, conf)
         raw = read.read_raw(spark, found)
-        problems, n_valid = read.check(spark, raw, found)
-        problems.say("reports build", sys.stderr)
-        if problems.errors:
+        checked = read.check(spark, raw, found)
+        checked.problems.say("reports build", sys.stderr)
+        if checked.problems.errors:
             return 2
-        if not n_valid:
+        if not checked.n_valid:
             print("reports build: no valid result records in the inputs; the store and the report are left "
                   "as they were", file=sys.stderr)
             return 2
         rows = S.stored_rows(read.normalize(raw), partitions)
         if accumulate:
-            version = S.commit_records(rows, store_uri, replace=False)
+            version = S.commit_records(rows, store_uri, replace=False, dates=checked.dates)
             failpoint("after-records")
-            update.refresh_runs(spark, store_uri, version)
-            failpoint("after-runs")
-            update.refresh_flaky(spark, store_uri, version)
-            agg = update.aggregates(spark, store_uri, version)
+            agg = update.build(spark, store_uri, version, step=failpoint)
         else:
             agg, version = replace.build(rows, store_uri, step=failpoint)
     report = known.annotate(model.build_report(agg, clauses.load(clause_dir)), entries)

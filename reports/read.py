@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -208,8 +209,14 @@ def valid() -> Column:
     return cond & F.try_to_timestamp(F.col("run_started")).isNotNull()
 
 
-def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> tuple[validate.Problems, int]:
-    """(the problems of the inputs, the number of valid records), in one pass over them.
+class Checked(NamedTuple):
+    problems: validate.Problems
+    n_valid: int
+    dates: list[str]   # the UTC dates of the valid records' runs (the store's partitions they go to)
+
+
+def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> Checked:
+    """The problems of the inputs, the number of valid records and their dates, in one pass over them.
 
     A file's torn last line (Inputs.incomplete) is one corrupt record there that is allowed.
     Files with any other invalid record are read again on the driver to name the lines.
@@ -217,9 +224,11 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> tuple[validate
     problems = validate.Problems()
     rows = (raw.groupBy(FILE)
             .agg(F.sum(valid().cast("long")).alias("ok"), F.sum((~valid()).cast("long")).alias("bad"),
-                 F.sum(F.col(CORRUPT).isNotNull().cast("long")).alias("corrupt"))
+                 F.sum(F.col(CORRUPT).isNotNull().cast("long")).alias("corrupt"),
+                 F.collect_set(F.when(valid(), _run_date())).alias("dates"))
             .collect())
     n_valid = sum(r["ok"] or 0 for r in rows)
+    dates = sorted({str(d) for r in rows for d in r["dates"]})
     torn = {_same_file(spark, w) for w in inputs.incomplete}
     for r in sorted(rows, key=lambda r: r[FILE]):
         where = r[FILE]
@@ -236,7 +245,7 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> tuple[validate
         validate.scan_lines(where, _lines(spark, where), problems)
         if len(problems.errors) == before:  # Spark's schema is stricter than the plain checks: a type mismatch
             problems.add(where, None, f"{bad} record(s) whose values do not fit the record schema (docs/results.md)")
-    return problems, n_valid
+    return Checked(problems, n_valid, dates)
 
 
 def _file_path(spark: SparkSession, where: str):
@@ -273,12 +282,16 @@ def _line_count(spark: SparkSession, where: str) -> int:
 def normalize(df: DataFrame) -> DataFrame:
     """Valid records only (check() refused inputs with invalid ones but torn last lines), with
     `run_ts` (timestamp) and `date` (UTC date of the run)."""
-    run_ts = F.try_to_timestamp(F.col("run_started"))
     return (df.where(valid())
             .select(*FIELD_NAMES)
             .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))
-            .withColumn("run_ts", run_ts)
-            .withColumn("date", F.to_date(F.col("run_ts"))))
+            .withColumn("run_ts", F.try_to_timestamp(F.col("run_started")))
+            .withColumn("date", _run_date()))
+
+
+def _run_date() -> Column:
+    """The store's partition of a record: the UTC date of its run (the session's time zone is UTC)."""
+    return F.to_date(F.try_to_timestamp(F.col("run_started")))
 
 
 def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:

@@ -11,6 +11,8 @@ any of these. Rules kept here:
   * Waiting for executors is bounded, and a timeout says what to check.
   * Shuffle parallelism follows the cluster's cores and the input's size.
   * Delta Lake is on the class path (reports/deltajars.py).
+  * The driver maps a class data sharing archive of Spark's classes when one was made
+    (reports/cds.py); it changes how fast classes load, never what a build computes.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ DEFAULTS = {
     # A build's JVM lives for seconds, and most of what it runs, it runs a few times: the first
     # compiler tier (C1) alone costs half the CPU of both tiers there. Its default code cache (48 MB)
     # fills during a build and makes the JVM compile the same code again: the usual 240 MB instead.
+    # A class data sharing archive is added when there is one (reports/cds.py).
     "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()} "
                                      "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m",
     # Generated code is compiled once per distinct expression and kept in a cache of 100 by default,
@@ -45,6 +48,7 @@ DEFAULTS = {
     "spark.databricks.delta.snapshotPartitions": "4",
 }
 
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 EXECUTOR_WAIT_S = float(os.environ.get("MQCONFORM_EXECUTOR_WAIT_S", "60"))
 
 
@@ -97,10 +101,12 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    from . import deltajars
+    from . import cds, deltajars
 
     conf = dict(conf or {})
     settings = {**DEFAULTS, **deltajars.spark_conf()}
+    if options := cds.java_options():
+        settings[JAVA_OPTIONS] = f"{settings[JAVA_OPTIONS]} {options}"
     if is_local(master):
         # Spark resolves the driver's own host name; on machines whose name maps to a
         # loopback address it warns on every start. Loopback is what a local master wants.

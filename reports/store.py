@@ -88,8 +88,9 @@ def write_records(df: DataFrame, store: str, replace: bool, partitions: int) -> 
     return commit_records(stored_rows(df, partitions), store, replace)
 
 
-def commit_records(src: DataFrame, store: str, replace: bool) -> int:
-    """write_records() for rows already in the form of stored_rows()."""
+def commit_records(src: DataFrame, store: str, replace: bool, dates: list[str] | None = None) -> int:
+    """write_records() for rows already in the form of stored_rows(). `dates`, when the caller knows
+    them (reports/read.py's check), are the dates of `src`'s rows; else they are computed here."""
     from delta.tables import DeltaTable
 
     spark = src.sparkSession
@@ -99,7 +100,8 @@ def commit_records(src: DataFrame, store: str, replace: bool) -> int:
             .option("delta.enableChangeDataFeed", "true")
             .partitionBy(PARTITION).save(where))
     else:
-        dates = sorted(str(r[0]) for r in src.select(PARTITION).distinct().collect())
+        if dates is None:
+            dates = sorted(str(r[0]) for r in src.select(PARTITION).distinct().collect())
         if dates:
             on = " AND ".join([f"t.{PARTITION} = s.{PARTITION}"] + [f"t.{k} <=> s.{k}" for k in KEY]
                               + [f"t.{PARTITION} IN ({', '.join(repr(d) for d in dates)})"])
