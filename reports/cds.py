@@ -27,7 +27,7 @@ from pathlib import Path
 
 FOLDER = Path(os.environ.get("MQCONFORM_SPARK_CDS_DIR", Path(sys.prefix) / "spark-cds"))
 # Silence CDS's own messages: an archive the JVM cannot use (another build of it) is not an error.
-QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
+QUIET = "-Xlog:cds*=off"
 
 
 def _java() -> str | None:
@@ -36,14 +36,25 @@ def _java() -> str | None:
     return os.path.realpath(java) if java and os.path.exists(java) else None
 
 
+def _stamp(path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_size, int(st.st_mtime)
+
+
 def archive() -> Path | None:
     """Where this JVM's and these packages' archive is (whether made or not); None without Java."""
     java = _java()
     if java is None:
         return None
-    st = os.stat(java)
-    key = json.dumps([java, st.st_size, int(st.st_mtime), metadata.version("pyspark"),
-                      metadata.version("delta-spark")])
+    import pyspark
+
+    from . import deltajars
+
+    # The JVM checks the class path's jars itself (and ignores an archive they no longer match);
+    # their folders' times are in the name so that such a change gets a new archive.
+    jars = [Path(pyspark.__file__).parent / "jars", deltajars.IVY]
+    key = json.dumps([java, *_stamp(java), metadata.version("pyspark"), metadata.version("delta-spark"),
+                      *[_stamp(p) for p in jars if p.exists()]])
     return FOLDER / f"driver-{hashlib.sha256(key.encode()).hexdigest()[:16]}.jsa"
 
 
@@ -64,6 +75,8 @@ def make() -> Path:
     if where.is_file():
         return where
     FOLDER.mkdir(parents=True, exist_ok=True)
+    for old in [*FOLDER.glob("*.tmp"), *FOLDER.glob("driver-*.jsa")]:   # a stopped attempt's; another key's
+        old.unlink(missing_ok=True)
     tmp = where.with_suffix(f".{os.getpid()}.tmp")
     script = (
         "import json, sys\n"

@@ -15,7 +15,7 @@ side by side, in three threads:
   * flaky: the folded flakiness state (cached), committed to STORE/flaky;
   * the latest runs' aggregates, which start once the folded run counts are known: they
     are the rows STORE/runs gets, so nothing is read back.
-Rules kept: the change feed is read once per version a table is at; each table still changes
+Rules kept: the change feed is read once per version a table is at (and cached); each table still changes
 by one commit naming the records version it reflects; `build` returns only after both
 commits, so a report never shows what was not committed.
 """
@@ -40,7 +40,12 @@ def build(spark: SparkSession, store: str, version: int,
     had = {t: S.state_version(spark, store, t) for t in (S.RUNS, S.FLAKY)}
     feeds = {v: S.inserted_since(spark, store, v, version) if v is not None and v < version else None
              for v in set(had.values()) if v != version}
-    in_thread = inheritable_thread_target(spark)   # the caller's job group: cancelling the build cancels these
+    feeds = {v: f.cache() if f is not None else None for v, f in feeds.items()}   # read by both folds
+
+    def in_thread(fn):
+        # The caller's job group, so that cancelling the build cancels these; a copy of its local
+        # properties per thread (one shared copy would let two threads' SQL executions cross ids).
+        return inheritable_thread_target(spark)(fn)
 
     def commit_flaky() -> list[dict]:
         if had[S.FLAKY] == version:
@@ -58,23 +63,25 @@ def build(spark: SparkSession, store: str, version: int,
         runs_done = None
         if had[S.RUNS] == version:
             counts = S.read_state(spark, store, S.RUNS).cache()
+            step("after-runs")
         else:
             counts = run_counts(spark, store, version, feeds[had[S.RUNS]]).cache()
-        try:
-            agg = Aggregates(runs=A.run_rows(counts))   # computes the cache the commit then writes
-            if had[S.RUNS] != version:
-                runs_done = pool.submit(in_thread(lambda: (S.write_state(counts, store, S.RUNS, version),
-                                                           step("after-runs"))))
-            if agg.runs:
-                newest, keys = A.pick_runs(spark, agg.runs)
-                dates = sorted({r["date"] for rs in newest.values() for r in rs})
-                pair = A.project(S.read_records(spark, store, version).where(F.col(S.PARTITION).isin(*dates)))
-                A.latest_aggregates(agg, pair.join(keys, ["impl", "run_id"]))
-            if runs_done is not None:
-                runs_done.result()
-            agg.flaky = flaky.result()
-        finally:
-            counts.unpersist()
+        agg = Aggregates(runs=A.run_rows(counts))   # computes the cache the commit then writes
+        if had[S.RUNS] != version:
+            runs_done = pool.submit(in_thread(lambda: (S.write_state(counts, store, S.RUNS, version),
+                                                       step("after-runs"))))
+        if agg.runs:
+            newest, keys = A.pick_runs(spark, agg.runs)
+            dates = sorted({r["date"] for rs in newest.values() for r in rs})
+            pair = A.project(S.read_records(spark, store, version).where(F.col(S.PARTITION).isin(*dates)))
+            A.latest_aggregates(agg, pair.join(keys, ["impl", "run_id"]))
+        if runs_done is not None:
+            runs_done.result()
+        agg.flaky = flaky.result()
+    # Only once both threads are done (the with block waits for them, also on an exception).
+    for df in (counts, *feeds.values()):
+        if df is not None:
+            df.unpersist()
     return agg
 
 

@@ -21,8 +21,9 @@
 # memory in use are written to $out/timing.md.
 #
 # The report's Spark session starts beside the vectors and warms up there (`reports build
-# --wait-for`); when pytest ends the script creates $out/.results-complete and the build reads the
-# rows, so the report phase is only the build itself. Its waits are bounded: the results must be
+# --wait-for`); pytest creates $out/.results-complete once the last row is written, before it removes
+# the brokers (the script creates it too when pytest ends, should pytest not have), and the build
+# reads the rows, so the report phase is only the build itself. Its waits are bounded: the results must be
 # complete within $MQCONFORM_REPORT_WAIT_S (default 7200) of the start of the vectors, and the
 # report written within $MQCONFORM_REPORT_BUILD_S (default 600) after that. Its output is in
 # $out/report.log (shown once it ends). Ctrl-C during the vectors stops pytest and the report is
@@ -94,7 +95,7 @@ nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --ou
 report=$!
 phase=vectors
 .venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
-  --junitxml "$out/junit.xml" "$@"
+  --results-complete "$complete" --junitxml "$out/junit.xml" "$@"
 status=$?
 phase=""
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac

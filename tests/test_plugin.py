@@ -95,6 +95,24 @@ def test_xdist_run_writes_one_record_per_case_from_the_controller(project):
     result.stdout.fnmatch_lines(["*result records*"])
 
 
+def test_results_complete_marks_the_rows_complete_before_the_session_ends(project):
+    """--results-complete: the marker exists as the controller's session finishes (before brokers
+    are removed), and no row is written after it."""
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    project.makeconftest(textwrap.dedent("""\
+        import json, os, pytest
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_sessionfinish(session):
+            if not hasattr(session.config, "workerinput"):
+                rows = sum(1 for _ in open("r.jsonl"))
+                open("seen.json", "w").write(json.dumps({"marker": os.path.exists("done"), "rows": rows}))
+        """))
+    run(project, "-n", "2", "--impl", "mqconform-reference", "-q", "--results-complete", "done")
+    seen = json.loads((project.path / "seen.json").read_text())
+    assert seen == {"marker": True, "rows": len(records(project))} and seen["rows"] > 0
+
+
 def test_malformed_vector_file_is_one_collection_error(project):
     (project.path / "none.yaml").write_text("expectations: []\n")
     bad = project.path / "v" / "ce-amqp" / "binary-mode.yaml"
