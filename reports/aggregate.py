@@ -175,16 +175,22 @@ def diff(pair: DataFrame) -> list[dict]:
              "before": BY_SEVERITY.get(r["before"]), "after": BY_SEVERITY.get(r["after"])} for r in rows]
 
 
+def in_job_group(spark, fn: Callable[[], T]) -> Callable[[], T]:
+    """`fn` for another thread, in the caller's job group (cancelling the build's jobs cancels its
+    jobs too), with a copy of the caller's local properties of its own: one copy shared by two
+    threads would let their SQL executions cross ids. Wrap each function once per thread."""
+    return inheritable_thread_target(spark)(fn)
+
+
 def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
     """Run each call (a Spark job or a few) in a thread of its own and return their results in order.
 
     The jobs of a build over one run's records are small: their time is mostly the fixed cost of
-    planning and scheduling on the driver, which jobs submitted together overlap. The threads run
-    in the caller's job group, so cancelling the build's jobs cancels them too."""
+    planning and scheduling on the driver, which jobs submitted together overlap."""
     if len(calls) == 1:
         return [calls[0]()]
     with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="spark-jobs") as pool:
-        futures = [pool.submit(inheritable_thread_target(spark)(c)) for c in calls]
+        futures = [pool.submit(in_job_group(spark, c)) for c in calls]
         return [f.result() for f in futures]
 
 

@@ -13,10 +13,8 @@ Rules kept here:
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from pyspark.sql import DataFrame
-from pyspark.util import inheritable_thread_target
 
 from . import aggregate as A
 from . import store as S
@@ -42,11 +40,8 @@ def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name
         return version
 
     try:
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-commit") as pool:
-            # The commits run in the caller's job group: cancelling the build's jobs cancels them too.
-            committed = pool.submit(inheritable_thread_target(spark)(commit))
-            agg = A.from_folds(d, counts, flaky)
-            return agg, committed.result()
+        version, agg = A.side_by_side(spark, commit, lambda: A.from_folds(d, counts, flaky))
+        return agg, version
     finally:
         for df in (flaky, counts, whole):
             df.unpersist()

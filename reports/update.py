@@ -26,7 +26,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.util import inheritable_thread_target
 
 from . import aggregate as A
 from . import store as S
@@ -42,11 +41,6 @@ def build(spark: SparkSession, store: str, version: int,
              for v in set(had.values()) if v != version}
     feeds = {v: f.cache() if f is not None else None for v, f in feeds.items()}   # read by both folds
 
-    def in_thread(fn):
-        # The caller's job group, so that cancelling the build cancels these; a copy of its local
-        # properties per thread (one shared copy would let two threads' SQL executions cross ids).
-        return inheritable_thread_target(spark)(fn)
-
     def commit_flaky() -> list[dict]:
         if had[S.FLAKY] == version:
             return A.flaky_rows(S.read_state(spark, store, S.FLAKY))
@@ -59,7 +53,7 @@ def build(spark: SparkSession, store: str, version: int,
             state.unpersist()
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="store-state") as pool:
-        flaky = pool.submit(in_thread(commit_flaky))
+        flaky = pool.submit(A.in_job_group(spark, commit_flaky))
         runs_done = None
         if had[S.RUNS] == version:
             counts = S.read_state(spark, store, S.RUNS).cache()
@@ -68,8 +62,8 @@ def build(spark: SparkSession, store: str, version: int,
             counts = run_counts(spark, store, version, feeds[had[S.RUNS]]).cache()
         agg = Aggregates(runs=A.run_rows(counts))   # computes the cache the commit then writes
         if had[S.RUNS] != version:
-            runs_done = pool.submit(in_thread(lambda: (S.write_state(counts, store, S.RUNS, version),
-                                                       step("after-runs"))))
+            runs_done = pool.submit(A.in_job_group(
+                spark, lambda: (S.write_state(counts, store, S.RUNS, version), step("after-runs"))))
         if agg.runs:
             newest, keys = A.pick_runs(spark, agg.runs)
             dates = sorted({r["date"] for rs in newest.values() for r in rs})
