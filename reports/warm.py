@@ -188,6 +188,7 @@ def run(build_args: dict, wait_path: str, timeout_s: float, master: str | None, 
             if warmer.is_alive():
                 spark.sparkContext.cancelJobGroup(JOB_GROUP)
                 warmer.join(CANCEL_WAIT_S)
+        _unnice(parent)
         n, when = warmed[0] if warmed else (0, appeared)
         warm = (f"warm after {when - started:.1f}s: {n} throwaway build(s)" if n and when <= appeared
                 else "the warm-up cut short")
@@ -198,6 +199,31 @@ def run(build_args: dict, wait_path: str, timeout_s: float, master: str | None, 
         if spark is not None:
             _stop(spark)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unnice(parent: int) -> None:
+    """Once the results are complete the build is what the run waits for: every thread of this
+    process and of Spark's JVM goes back to the priority of the process that started the build (a
+    `nice` caller lowered it for the warm-up). Where the system refuses (raising a priority needs
+    privilege), the build goes on where it was."""
+    from pyspark import SparkContext
+
+    try:
+        target = os.getpriority(os.PRIO_PROCESS, parent)
+    except OSError:
+        return
+    proc = getattr(SparkContext._gateway, "proc", None)
+    for pid in (os.getpid(), getattr(proc, "pid", None)):
+        try:
+            tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")] if pid is not None else []
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                if os.getpriority(os.PRIO_PROCESS, tid) > target:
+                    os.setpriority(os.PRIO_PROCESS, tid, target)
+            except OSError:
+                pass
 
 
 # How long the JVM may take to exit once Spark has stopped, before it is killed.

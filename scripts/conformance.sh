@@ -13,12 +13,14 @@
 # --endpoint NAME=amqp://user:pass@host:port. Containers are removed when the run ends (Ctrl-C too);
 # a podman service started here is stopped again.
 #
-# Targets run side by side: $MQCONFORM_JOBS pytest workers (default 2), each target's vectors on
-# one worker (xdist's loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one
-# process. Brokers start, and targets go to workers, longest first: by each target's time in the
-# last run written to the same folder ($out/results.jsonl.scope-times.json, a hint only), else by
-# the shipped prior (fixtures/provision/scope-times.json), else by its number of tests. Where the time went (build, vectors with broker starts, report, gate) and the peak
-# memory in use are written to $out/timing.md.
+# Targets run side by side: $MQCONFORM_JOBS pytest workers (default: one more than the cores, as
+# much of a target's time is waiting on its broker), each target's vectors on one worker (xdist's
+# loadgroup), so every broker still starts once. MQCONFORM_JOBS=1 runs in one process. Brokers
+# start, and targets go to workers, longest first: by each target's own time in the last run
+# written to the same folder ($out/results.jsonl.scope-times.json, a hint only), else by the
+# shipped prior (fixtures/provision/scope-times.json), else by its number of tests. Where the time
+# went (build, vectors with broker starts, report, gate) and the peak memory in use are written to
+# $out/timing.md.
 #
 # The report's Spark session starts beside the vectors and warms up there (`reports build
 # --wait-for`); pytest creates $out/.results-complete once the last row is written, before it removes
@@ -43,6 +45,7 @@ python3 -m fixtures.runclock sample-memory "$out/memory.json" &
 sampler=$!
 started_engine=0
 report=""   # the report build started beside the vectors, until it has ended
+gating=""   # the gate started beside the report, until it has ended
 phase=""
 # wait_bounded PID SECONDS: PID's exit status once it ends; one still running after SECONDS is
 # stopped (TERM, then KILL 10 s later) and the status is 124.
@@ -64,6 +67,7 @@ wait_bounded() {
 cleanup() {
   # TERM makes the report build stop Spark, and its JVM with it.
   if [ -n "$report" ]; then kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1; fi
+  if [ -n "$gating" ]; then kill "$gating" 2>/dev/null; wait_bounded "$gating" 30 >/dev/null 2>&1; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   if [ "$started_engine" = 1 ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
 }
@@ -85,7 +89,7 @@ fi
 complete="$out/.results-complete"
 rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl" \
   "$complete"
-jobs=${MQCONFORM_JOBS:-2}
+jobs=${MQCONFORM_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
@@ -94,7 +98,9 @@ nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --ou
   --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" > "$out/report.log" 2>&1 &
 report=$!
 phase=vectors
-.venv/bin/python -m pytest suites -p no:cacheprovider -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
+# No unraisableexception plugin: its last act in each process is a full garbage collection (seconds
+# of CPU in a worker that drew thousands of events), for warnings this job does not show.
+.venv/bin/python -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
   --results-complete "$complete" --junitxml "$out/junit.xml" "$@"
 status=$?
 phase=""
@@ -103,6 +109,10 @@ case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status
 python3 -m fixtures.runclock mark "$phases" "report (Spark)"
 phase=report
 : > "$complete"
+# The gate reads the rows and the expectations only: it runs beside the report, and is shown after it.
+python3 -m fixtures.runclock early "$phases" "gate"
+.venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations > "$out/gate.log" 2> "$out/gate.err" &
+gating=$!
 wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
 built=$?
 report=""
@@ -110,13 +120,21 @@ rm -f "$complete"
 cat "$out/report.log"
 if [ "$built" != 0 ]; then
   [ "$built" = 124 ] && echo "conformance: the report was not written within ${MQCONFORM_REPORT_BUILD_S:-600}s of the vectors' end; stopped it" >&2
+  wait_bounded "$gating" 60 >/dev/null 2>&1
+  gating=""
+  rm -f "$out/gate.log" "$out/gate.err"
   exit 2
 fi
 phase=""
 echo "conformance: report in $out/report/index.html"
 python3 -m fixtures.runclock mark "$phases" "gate"
-.venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations
+wait_bounded "$gating" 300
 gate=$?
+gating=""
+cat "$out/gate.log"
+cat "$out/gate.err" >&2
+rm -f "$out/gate.log" "$out/gate.err"
+[ "$gate" = 124 ] && { echo "conformance: the gate did not end within 300s; stopped it" >&2; gate=2; }
 python3 -m fixtures.runclock mark "$phases" "end"
 kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
 python3 -m fixtures.runclock summary "$out" "$phases" "$out/memory.json" "$out/results.jsonl" || true

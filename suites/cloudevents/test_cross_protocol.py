@@ -10,7 +10,7 @@ import pytest
 
 from fixtures import crossproto
 from fixtures.plugin.run import results_path, run_id
-from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
@@ -41,7 +41,7 @@ def observations(request):
 
 def test_cross_protocol(xvector, xtarget, observations, request):
     try:
-        obs = crossproto.cross(brokers(request.config).get(xtarget), xvector)
+        obs = crossproto.cross(reach(request, xtarget), xvector)
     except ValueError as exc:   # the binding refuses this event: nothing to send
         pytest.skip(f"no message to send: {exc}")
     observations.append({**obs, "run_id": run_id(request.config)})

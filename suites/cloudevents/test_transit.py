@@ -12,7 +12,7 @@ import pytest
 from fixtures import transit
 from fixtures.bindings import PROFILES
 from fixtures.plugin.run import results_path, run_id
-from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
 
 _ROWS = []
@@ -47,5 +47,5 @@ def observations(request):
 
 
 def test_transit(xvector, xtarget, observations, request):
-    observations.append({**transit.observe(brokers(request.config).get(xtarget), xvector, vector_set(request.config).registry),
+    observations.append({**transit.observe(reach(request, xtarget), xvector, vector_set(request.config).registry),
                          "run_id": run_id(request.config)})

@@ -1,7 +1,8 @@
 """Shared by the OpenMessaging suites: run a vector over one protocol of a target, keep its figures.
 
-Every OpenMessaging vector of a target runs in a thread pool started by the first
-one (fixtures/openmessaging/runner.py), so timed vectors overlap. Figures a
+Every OpenMessaging vector of a target runs in a thread pool started when the target's first
+test gets its broker (fixtures/openmessaging/runner.py), so timed vectors overlap with each
+other and with the target's other tests. Figures a
 vector measures (priority inversion rate, delivery lateness, ...) are written,
 pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file. What a
 passing vector established (notes on what was tested, who set each header it checked, the

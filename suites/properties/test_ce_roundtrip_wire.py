@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fixtures.bindings import PROFILES
 from fixtures.codecs.base import MODES
-from fixtures.plugin.targets import brokers, run_targets
+from fixtures.plugin.targets import reach, run_targets
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker
 
@@ -36,7 +36,7 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture
 def broker(ptarget, request):
     """The broker behind `ptarget` (this module's own target parameter: its cases write no rows)."""
-    return brokers(request.config).get(ptarget)
+    return reach(request, ptarget)
 
 
 # The broker is started once per target and shared (the run's BrokerPool), so the function-scoped fixture is safe.

@@ -5,6 +5,7 @@ carried), and step roles (a refused send or a lost message is setup unless the v
 clauses it violates; a consumer connection dropped while observing is an observation error)."""
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -303,3 +304,44 @@ def test_client_limits_are_adapter_errors(om_vectors, monkeypatch, vid):
     protocol = "amqp091" if "float" in vid else "rocketmq-grpc"
     row = run(om_vectors, monkeypatch, vid, protocol=protocol)
     assert row.outcome == "error" and row.error_kind == "adapter", row.message
+
+
+# ---- the pool ----------------------------------------------------------------------------------
+
+class _Item:
+    """A collected test as runner.start() and the collection order read it."""
+
+    def __init__(self, nodeid, vector=None, target=None, protocol=None):
+        self.nodeid = nodeid
+        self.callspec = SimpleNamespace(params={"vector": vector, "target": target})
+        self._marker = SimpleNamespace(args=(protocol,)) if protocol else None
+        self.user_properties = []
+
+    def get_closest_marker(self, name):
+        return self._marker if name == "targets" else None
+
+
+def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vectors, tmp_path, monkeypatch):
+    from fixtures import scopetimes
+    from fixtures.plugin.targets import JOB_PROPERTY
+    vectors = om_vectors.vectors[:4]                    # OpenMessaging clauses describe every product
+    broker = FakeLive("fakemq")
+    broker.version = "9.9"
+    items = [_Item(f"t.py::test_amqp091[{v.id}::fakemq-9.9]", v, broker.target, "amqp091") for v in vectors]
+    prior = tmp_path / "prior.json"
+    prior.write_text(json.dumps({"jobs": {items[2].nodeid: 5, items[1].nodeid: 9}}))
+    monkeypatch.setattr(scopetimes, "PRIOR", prior)
+    ran = []
+    monkeypatch.setattr(runner, "run_vector", lambda v, b, p, r: ran.append(v.id) or ({}, "found"))
+    monkeypatch.setattr(runner, "WORKERS", 1)           # one thread: jobs run in the order submitted
+    session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
+    monkeypatch.setattr("fixtures.plugin.run.results_path", lambda config: None)
+    try:
+        runner.start(session, broker, om_vectors.registry)
+        request = SimpleNamespace(session=session, node=items[0])
+        assert runner.result(request, vectors[0], broker, "amqp091", om_vectors.registry) == ({}, "found")
+    finally:
+        runner.shutdown()
+    assert ran == [vectors[1].id, vectors[2].id, vectors[0].id, vectors[3].id]   # known longest first, then as collected
+    [(key, seconds)] = items[0].user_properties
+    assert key == JOB_PROPERTY and seconds >= 0
