@@ -54,3 +54,10 @@ def test_the_last_flow_control_refusal_and_any_other_are_the_answer(monkeypatch)
     with pytest.raises(Refused, match="BAD_REQUEST"):
         _topics(adapter, monkeypatch).send("t", RocketMQMessage(body=b"x"))
     assert adapter.sent == 1
+
+
+def test_a_message_with_a_delivery_time_is_never_sent_again(monkeypatch):
+    adapter = _Adapter([_refused(R.FLOW_CONTROL), "never"])
+    with pytest.raises(Refused, match="TOO_MANY_REQUESTS"):
+        _topics(adapter, monkeypatch).send("t", RocketMQMessage(body=b"x"), delivery_timestamp_s=2_000_000_000)
+    assert adapter.sent == 1

@@ -52,6 +52,7 @@ def test_a_lost_host_port_starts_a_new_container(monkeypatch, tmp_path):
     taken = "cannot listen on the TCP port: listen tcp4 127.0.0.1:40347: bind: address already in use"
     started, attempts, removed = _start(monkeypatch, tmp_path, [taken, taken])
     assert started.ready_s == 0.5 and len(attempts) == 3 and removed == attempts[:2]
+    assert len(set(attempts)) == 3 and started.container_name == attempts[-1]   # a name per attempt
 
 
 def test_other_failures_and_the_last_lost_port_are_the_start_error(monkeypatch, tmp_path):
