@@ -30,7 +30,8 @@
 # report written within $MQCONFORM_REPORT_BUILD_S (default 600) after that. Its output is in
 # $out/report.log (shown once it ends). Ctrl-C during the vectors stops pytest and the report is
 # built from what ran; Ctrl-C anywhere else ends the run, and whatever it started is stopped.
-# The build runs at the lowest CPU priority (nice 19): its warm-up takes what the vectors leave.
+# The build runs at the lowest CPU priority (nice 19): its warm-up takes what the vectors leave; once
+# the rows are complete it returns to this script's priority (where the system allows raising it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${MQCONFORM_OUT:-out}
