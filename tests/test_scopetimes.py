@@ -6,21 +6,21 @@ def test_the_last_runs_times_come_back(tmp_path):
     results = tmp_path / "results.jsonl"
     scopetimes.save(results, {"rabbitmq-4.0.5": 52.851, "rocketmq-5.3.3": 44.7},
                     {"t.py::a[v::rocketmq-5.3.3]": 12.345, "t.py::b[w::rocketmq-5.3.3]": 0.01})
-    assert scopetimes.load(results) == {"rabbitmq-4.0.5": 52.85, "rocketmq-5.3.3": 44.7}
-    assert scopetimes.load_jobs(results) == {"t.py::a[v::rocketmq-5.3.3]": 12.35}   # a quick job is not kept
+    assert scopetimes.last(results)["targets"] == {"rabbitmq-4.0.5": 52.85, "rocketmq-5.3.3": 44.7}
+    assert scopetimes.last(results)["jobs"] == {"t.py::a[v::rocketmq-5.3.3]": 12.35}   # a quick job is not kept
     assert scopetimes.path_for(results).name == "results.jsonl.scope-times.json"
     assert not list(tmp_path.glob("*.tmp"))
 
 
 def test_no_file_or_a_bad_one_means_counting_tests(tmp_path):
     results = tmp_path / "results.jsonl"
-    assert scopetimes.load(None) == {} and scopetimes.load(results) == {}
+    assert scopetimes.last(None)["targets"] == {} and scopetimes.last(results)["targets"] == {}
     for text in ("not json", "[1, 2]", '{"a": 3}', '{"targets": [1], "jobs": 2}',
                  '{"targets": {"a": "slow", "b": -1, "c": 3, "d": true}, "jobs": {"x": 1.5, "y": null}}'):
         scopetimes.path_for(results).write_text(text)
         good = "slow" in text
-        assert scopetimes.load(results) == ({"c": 3.0} if good else {})
-        assert scopetimes.load_jobs(results) == ({"x": 1.5} if good else {})
+        assert scopetimes.last(results)["targets"] == ({"c": 3.0} if good else {})
+        assert scopetimes.last(results)["jobs"] == ({"x": 1.5} if good else {})
 
 
 def test_a_target_the_file_does_not_know_is_estimated_from_its_tests():
@@ -34,10 +34,10 @@ def test_the_last_run_replaces_the_prior_target_by_target(tmp_path, monkeypatch)
     monkeypatch.setattr(scopetimes, "PRIOR", prior)
     results = tmp_path / "results.jsonl"
     assert scopetimes.known(results) == {"a": 10.0, "b": 20.0}
-    assert scopetimes.known_jobs(results) == {"j1": 3.0, "j2": 4.0}
+    assert scopetimes.known(results, "jobs") == {"j1": 3.0, "j2": 4.0}
     scopetimes.save(results, {"b": 5.0}, {"j2": 1.0})
     assert scopetimes.known(results) == {"a": 10.0, "b": 5.0}
-    assert scopetimes.known_jobs(results) == {"j1": 3.0, "j2": 1.0}
+    assert scopetimes.known(results, "jobs") == {"j1": 3.0, "j2": 1.0}
 
 
 def test_jobs_go_longest_first_and_unknown_ones_keep_their_order():
