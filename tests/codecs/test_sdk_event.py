@@ -195,3 +195,16 @@ def test_data_conversion_is_documented_and_lossless(data, ctype, mode, want):
     assert got == want
     if not isinstance(data, (str, bytes, type(None))):
         assert json.loads(got) == data   # the SDK's JSON value, whole
+
+
+def test_the_verifier_reports_an_inexpressible_event_as_not_judged():
+    # verify.call_codec lets the adapter's limit through (an `error` row of kind adapter): it is never
+    # counted as the SDK's refusal, crash, pass or fail.
+    from types import SimpleNamespace
+
+    from fixtures import verify
+    attrs = {k: v for k, v in BASE.items() if k != "id"}
+    codec = SdkAmqpCodec()
+    with pytest.raises(AdapterLimitation) as info:
+        verify.call_codec(SimpleNamespace(spec="ce-amqp", clauses=()), codec, codec.encode, Event(attrs), "binary")
+    assert "attribute 'id'" in str(info.value) and info.value.kind == "adapter"
