@@ -2,6 +2,7 @@
 RabbitMQ management API part that makes them (fixtures/adapters/rabbitmq_management.py): the pure
 parts, and the HTTP calls against a local stand-in. On a real broker: the address suites'
 target-v2.queue-with(out)-amq-default-write-permission vectors."""
+import functools
 import http.server
 import json
 import re
@@ -243,3 +244,93 @@ def test_only_under_names_a_reading_of_the_clauses_the_step_judges(tmp_path):
 def test_a_step_connects_only_as_a_user_the_vector_makes(tmp_path):
     with pytest.raises(VectorError, match="connects as 'other', which input.users does not make"):
         load_vectors(_tree(tmp_path, _refusal_steps(user="other"), {"denied": {}}))
+
+
+# ---- the runner: a made user goes whatever happens to the vector -----------------------------
+
+class _Users:
+    def __init__(self, refuse=False):
+        self.made, self.removed, self.refuse = [], [], refuse
+
+    def create(self, user, password, permissions):
+        self.made.append(user)
+        if self.refuse:
+            raise Refused("making a user", SimpleNamespace(condition="401", scope="admin"))
+
+    def delete(self, user):
+        self.removed.append(user)
+        return True
+
+
+class _Topology:
+    def __getattr__(self, name):          # declare_queue, delete_queue, delete_exchange, ...
+        return lambda *a, **k: None
+
+
+class _Adapter:
+    """An AMQP 1.0 adapter whose attach is where Ctrl-C lands."""
+    topology = _Topology()
+    closed = False
+
+    def __init__(self, interrupt=False):
+        self.links = SimpleNamespace(sender=self._sender)
+        self.interrupt = interrupt
+
+    def _sender(self, address):
+        if self.interrupt:
+            raise KeyboardInterrupt
+        return SimpleNamespace(detach_before_queue_delete=lambda: None)
+
+    def close(self):
+        self.closed = True
+
+
+class _Broker:
+    def __init__(self, users):
+        self.target = Target("rabbitmq-4.0.5", ("amqp10", "amqp091"), "rabbitmq", "4.0.5")
+        self.product, self.version, self.facts, self.container = "rabbitmq", "4.0.5", {}, None
+        self._users, self.own, self.as_user = users, _Adapter(), _Adapter(interrupt=True)
+
+    def adapter(self, protocol):
+        return self.own
+
+    def users(self):
+        return self._users
+
+    def endpoint(self, protocol):
+        return Endpoint("127.0.0.1", 5672, "guest", "guest")
+
+    def adapter_as(self, protocol, login):
+        assert login.username in self._users.made and login.password != "guest"
+        return self.as_user
+
+
+@functools.cache
+def _vector_set():
+    from fixtures.plugin import ROOT
+    return load_vectors(ROOT / "vectors")
+
+
+def _vector(vector_id):
+    vs = _vector_set()
+    return next(v for v in vs.vectors if v.id == vector_id), vs.registry
+
+
+def test_users_made_by_an_interrupted_vector_are_removed():
+    from fixtures.behaviour import run_behaviour
+    vector, registry = _vector("rabbitmq-address@4.0.target-v2.queue-without-amq-default-write-permission")
+    broker = _Broker(_Users())
+    with pytest.raises(KeyboardInterrupt):
+        run_behaviour(vector, broker, registry)
+    assert len(broker._users.made) == 2 and broker._users.removed == broker._users.made
+    assert broker.as_user.closed
+
+
+def test_a_user_the_broker_will_not_make_is_a_precondition_error_and_is_still_removed():
+    from fixtures.behaviour import run_behaviour
+    from fixtures.outcomes import PreconditionFailed
+    vector, registry = _vector("rabbitmq-address@4.0.target-v2.queue-with-amq-default-write-permission")
+    broker = _Broker(_Users(refuse=True))
+    with pytest.raises(PreconditionFailed, match="input.users granted: the user could not be made"):
+        run_behaviour(vector, broker, registry)
+    assert broker._users.removed == broker._users.made     # a half-made user (permissions refused) goes too
