@@ -5,7 +5,8 @@ Steps, each said with its elapsed time (fixtures/progress.py):
      deviations file (fixtures/expectations.py: file, line and field), the output folder (new);
   2. run every suite that yields rows (not the drawn property tests, not the cross-protocol
      measurement) against the endpoint only (`--impl NAME`), with an empty expectations file:
-     pytest in a process of its own, its output shown as it comes;
+     pytest in a process of its own, its output shown as it comes; vectors make users on the
+     broker only with `--allow-users` (else those vectors are not_applicable, saying so);
   3. build the report of the rows (reports build, Spark), its store kept outside the bundle;
   4. write certificate.json, CERTIFICATE.md, the declared deviations and MANIFEST.sha256.
 Everything is written into a sibling folder `OUT.partial-PID` and renamed to OUT at the end: a
@@ -83,7 +84,7 @@ def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
 
 
 def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
-            deviations: str | None = None, timeout_s: float | None = None) -> int:
+            deviations: str | None = None, timeout_s: float | None = None, allow_users: bool = False) -> int:
     from fixtures import expectations as exp_mod
     from fixtures import progress
     from fixtures.adapters.endpoint import EndpointError, parse_option
@@ -122,7 +123,8 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
     commit = suite_commit()
     try:
         return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit,
-                        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress)
+                        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress,
+                        allow_users)
     except KeyboardInterrupt:
         _say("interrupted: no certificate")
         return EXIT_NO_CERTIFICATE
@@ -132,7 +134,7 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
 
 
 def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit, timeout_s,
-             progress) -> int:
+             progress, allow_users=False) -> int:
     none = store / "no-expectations.yaml"
     none.write_text("expectations: []\n", encoding="utf-8")
     results, junit = partial / bundle.RESULTS, partial / bundle.JUNIT
@@ -143,6 +145,8 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
     cmd += [a for s in specs for a in ("--spec", s)]
     if netrc_file:
         cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
+    if allow_users:   # the certifier's consent: vectors may make (and remove) users on the broker
+        cmd.append("--allow-users")
     # the run is a run of its own: no run id of a caller, no xdist worker identity of a caller's pytest
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
     scope = ", ".join(specs) or "every spec"

@@ -94,6 +94,11 @@ def _certify_parser() -> argparse.ArgumentParser:
     p.add_argument("--deviations", default=None, metavar="FILE",
                    help="deviations you declare (the expectations format, docs/results.md): listed on the "
                         "certificate with the failing rows they account for; they change no verdict")
+    p.add_argument("--allow-users", action="store_true",
+                   help="let vectors make users with chosen permissions on the broker (the refusal halves of "
+                        "permission clauses; RabbitMQ: its management API, which the endpoint's login must be "
+                        "allowed to use with the administrator tag); each is removed after its vector, and one "
+                        "that could not be is named at the end. Without it those vectors are not_applicable")
     p.add_argument("--expectations", default=None, help=argparse.SUPPRESS)
     return p
 
@@ -106,7 +111,8 @@ def certify_main(argv: list[str]) -> int:
                 "known deviations with --deviations FILE: the certificate lists them as declared")
     from certify.run import certify
 
-    return certify(args.endpoint, args.spec, args.out, args.netrc_file, args.deviations)
+    return certify(args.endpoint, args.spec, args.out, args.netrc_file, args.deviations,
+                   allow_users=args.allow_users)
 
 
 def _verify_parser() -> argparse.ArgumentParser:
