@@ -100,3 +100,21 @@ def test_profile_credit_comes_from_observation_only():
     assert om_profile.from_set_by({"deliveryCount": "mapping"}, "x")["delivery-count"]["status"] == "emulated"
     assert om_profile.from_set_by({"deliveryCount": "broker/mapping"}, "x")["delivery-count"]["status"] == "emulated"
     assert om_profile.from_set_by({"storeHost": "nobody"}, "x")["store-host"]["status"] == "absent"
+
+
+def test_a_whole_second_timestamp_gets_no_allowance():
+    from fixtures.openmessaging.judge import Context, matches
+    ctx = Context(called_ms=1_700_000_000_400, returned_ms=1_700_000_000_420)
+    ok, _ = matches({"within_send_call": {"tolerance_ms": 1}}, 1_700_000_000_000, ctx)   # truncated to the second
+    assert not ok
+    assert matches({"within_send_call": {"tolerance_ms": 1}}, 1_700_000_000_410, ctx)[0]
+
+
+def test_the_reference_provider_names_itself_and_its_broker():
+    from fixtures.openmessaging.identity import reference_provider
+    broker = {"name": "rabbitmq-4.0.5", "kind": "broker", "version": "4.0.5", "provenance": {"image": "x@sha256:1"}}
+    ident = reference_provider(broker, "rabbitmq", "amqp091", "0.1.0+gabc")
+    assert ident == {"name": "mqconform-om/amqp091@rabbitmq-4.0.5", "kind": "provider", "role": "reference",
+                     "version": "0.1.0+gabc",
+                     "provenance": {"broker": "rabbitmq-4.0.5", "broker_product": "rabbitmq", "broker_version": "4.0.5",
+                                    "protocol": "amqp091", "broker_image": "x@sha256:1"}}
