@@ -15,7 +15,9 @@ import threading
 import pytest
 
 from fixtures.openmessaging import runner
-from fixtures.plugin.outcomes import findings
+from fixtures.openmessaging.identity import reference_provider
+from fixtures.plugin import keys
+from fixtures.plugin.outcomes import findings, name_implementation
 from fixtures.plugin.run import results_path
 
 SPEC = runner.SPEC
@@ -34,6 +36,19 @@ def om_figures(request):
     with out.open("a", encoding="utf-8") as fh:
         yield fh
     runner.shutdown()
+
+
+def pytest_itemcollected(item):
+    """Every test here runs mqconform's mapping over one protocol of a target: its row is the
+    reference provider's (fixtures/openmessaging/identity.py), named at collection so that a row
+    whose broker never started names it too."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    marker = item.get_closest_marker("targets")
+    target, vector = params.get("target"), params.get("vector")
+    if marker is None or not marker.args or getattr(vector, "spec", None) != SPEC or not hasattr(target, "product"):
+        return
+    protocol, version = marker.args[0], item.config.stash[keys.RUN]["suite_version"]
+    name_implementation(item, lambda broker: reference_provider(broker, target.product, protocol, version))
 
 
 def run_om(request, vector, broker, registry, protocol, om_figures):

@@ -46,9 +46,11 @@ def test_responsibility_is_quoted_verbatim_or_explained(mapping):
             assert spectext.quote_in_spec("openmessaging", r.because), (name, r.because)
         else:
             assert r.silent and len(r.silent) > 40, name
+    # one rule: sentences of the same shape give the same party
     assert mapping.responsibles["messageId"].party == "provider"
-    assert mapping.responsibles["bornTimestamp"].party == "client"
-    assert {mapping.responsibles[h].party for h in ("storeTimestamp", "storeHost")} == {"server"}
+    assert mapping.responsibles["bornTimestamp"].party == "provider"
+    assert mapping.responsibles["bornHost"].party == "provider"
+    assert {mapping.responsibles[h].party for h in ("storeTimestamp", "storeHost", "deliveryCount")} == {"server"}
 
 
 def test_required_without_native_field_is_a_no_native_field_failure(mapping):
@@ -78,19 +80,27 @@ def test_client_side_required_header_is_carried_by_the_mapping(mapping):
         assert f.native == () and f.carried_in and f.set_by == "mapping"
         assert f.require("rabbitmq") is f
         assert f.kind("rabbitmq").startswith("set by the mapping (application property")
-    # never for a server- or provider-side header
+    # never for a server-side header, nor for one whose text asks the provider to act on it
     for name, per in mapping.headers.items():
         for f in per.values():
             if f.carried_in:
-                assert mapping.responsibles[name].party == "client", name
+                assert mapping.responsibles[name].party != "server", name
+                assert f.honoured_by is None, name
 
 
 def test_who_set_decides_credit(mapping):
+    # provider-side: the reference provider's own stack (our mapping) counts; beside a product
+    # provider, our adapter code does not
     mid = mapping.header("messageId", "amqp091")
-    assert not mid.credited("mapping") and mid.credited("client-library") and mid.credited("broker")
+    assert mid.credited("mapping") and mid.credited("client-library") and mid.credited("broker")
+    assert not mid.credited("mapping", "product") and mid.credited("provider", "product")
     assert mapping.header("queue", "amqp091").credited("consumer-context")
-    assert mapping.header("bornTimestamp", "amqp091").credited("mapping")      # client-side: carried
-    assert not mapping.header("storeTimestamp", "amqp091").credited("nobody")
+    assert mapping.header("bornTimestamp", "amqp091").credited("mapping")
+    # server-side: only the broker, for any provider
+    for who in ("mapping", "client-library", "provider", "nobody"):
+        assert not mapping.header("deliveryCount", "amqp091").credited(who)
+        assert not mapping.header("deliveryCount", "amqp091").credited(who, "product")
+    assert mapping.header("deliveryCount", "amqp091").credited("broker")
 
 
 def test_client_library_limit_is_an_adapter_limitation(mapping):
@@ -134,7 +144,7 @@ def test_lossy_seconds_mappings_say_so(mapping):
 
 HEADER_TEXT = ("spec: openmessaging\nprotocols: {amqp091: {title: x}}\nproperty_types: {}\nheaders:\n  messageId:\n"
                "    constraint: {level: REQUIRED, clause: openmessaging/system-header/message-id-required}\n"
-               "    responsible: {party: provider, because: x}\n")
+               "    responsible: {party: provider, because: \"When the send method returns it contains a value.\"}\n")
 
 
 def test_bad_file_names_file_line_and_field(tmp_path):
