@@ -56,7 +56,7 @@ def project(df: DataFrame) -> DataFrame:
         "run_id", "run_started", F.unix_micros(F.try_to_timestamp("run_started")).alias("run_us"),
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
-        "clause_outcomes", "failed_step", "error_kind", "notes", "set_by",
+        "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol",
         _case(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
@@ -121,7 +121,8 @@ def cells(latest: DataFrame) -> list[dict]:
     """The matrix: one cell per clause x implementation of the latest runs, its worst outcome first.
 
     A cell counts each record by the outcome of that clause in it (clause_rows); its vectors carry
-    the evidence: the step that decided, the error kind, the notes.
+    the evidence: the step that decided, the error kind, the notes; and the protocol and version
+    a scoped expectation is matched by (reports/known.py).
     """
     counts = [F.sum(F.when(F.col("clause_outcome") == o, 1).otherwise(0)).alias(f"n_{o}") for o in OUTCOME_ORDER]
     rows = (clause_rows(latest)
@@ -129,7 +130,7 @@ def cells(latest: DataFrame) -> list[dict]:
             .agg(F.max("clause_sev").alias("worst"), F.collect_set("level").alias("levels"),
                  F.collect_list(F.struct("vector_id", "test_id", "level", "outcome", "clause_outcome",
                                          "expected_outcome", "message", "failed_step", "error_kind",
-                                         "notes")).alias("vectors"),
+                                         "notes", "protocol", "version")).alias("vectors"),
                  *counts)
             .collect())
     return [{"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"],

@@ -34,7 +34,7 @@ def compute(con, parquet_glob: str) -> Aggregates:
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
                run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
                coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
-               expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by,
+               expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by, protocol,
                {_case('outcome', SEVERITY)} AS sev
         FROM (SELECT *, try_cast(run_started AS TIMESTAMPTZ) AS ts
               FROM read_parquet('{parquet_glob}', union_by_name = true))
@@ -74,7 +74,8 @@ def compute(con, parquet_glob: str) -> Aggregates:
                    list(DISTINCT level) AS levels,
                    list({{'vector_id': vector_id, 'test_id': test_id, 'level': level, 'outcome': outcome,
                           'clause_outcome': c.value, 'expected_outcome': expected_outcome, 'message': message,
-                          'failed_step': failed_step, 'error_kind': error_kind, 'notes': notes}}) AS vectors,
+                          'failed_step': failed_step, 'error_kind': error_kind, 'notes': notes,
+                          'protocol': protocol, 'version': version}}) AS vectors,
                    {clause_counts}
             FROM (SELECT *, unnest(CASE WHEN clause_outcomes IS NOT NULL THEN map_entries(clause_outcomes)
                                         ELSE list_transform(clause_ids, lambda x: {{'key': x, 'value': outcome}}) END) AS c

@@ -53,6 +53,7 @@ class GateResult:
     unjudged: list = field(default_factory=list)           # (deviation entry, its rows: all error / not_applicable)
     unused: list = field(default_factory=list)             # active, matches no row at all
     quarantined: list[tuple] = field(default_factory=list)  # (row, quarantine entry): a flaky vector set aside
+    broader: list[str] = field(default_factory=list)       # entries broader than the rows they cover (warnings)
 
 
 def blamed(row: dict) -> list[str]:
@@ -70,15 +71,18 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
             continue
         clauses = list(row["clause_ids"]) if row["outcome"] == "error" else blamed(row)
         e = exp_mod.find(expectations, row["impl"], row["vector_id"], clauses, today,
-                         outcome=row["outcome"], error_kind=row.get("error_kind"))
+                         outcome=row["outcome"], error_kind=row.get("error_kind"),
+                         protocol=row.get("protocol"), version=row.get("version"))
         if e is not None:
             res.covered.append((row, e))
-        elif (q := exp_mod.quarantine(expectations, row["impl"], row["vector_id"], today)) is not None:
+        elif (q := exp_mod.quarantine(expectations, row["impl"], row["vector_id"], today,
+                                      protocol=row.get("protocol"), version=row.get("version"))) is not None:
             res.quarantined.append((row, q))
         else:
             res.uncovered.append(row)
     for e in expectations:
-        matched = [r for r in rows if e.matches(r["impl"], r["vector_id"], list(r["clause_ids"]))]
+        matched = [r for r in rows if e.matches(r["impl"], r["vector_id"], list(r["clause_ids"]),
+                                                r.get("protocol"), r.get("version"))]
         if not e.active(today):
             res.expired.append((e, [r for r in matched if r["outcome"] in FAILING]))
         elif not matched:
@@ -89,6 +93,7 @@ def evaluate(rows: list[dict], expectations, today: dt.date) -> GateResult:
             res.stale.append((e, matched))
         elif e.outcome == "fail" and all(r["outcome"] in ("error", "not_applicable") for r in matched):
             res.unjudged.append((e, matched))
+    res.broader = exp_mod.broader(expectations, rows, res.covered)
     return res
 
 
@@ -139,6 +144,8 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
     for line in exp_mod.gate_warnings(expectations, {r["impl"] for r in reading.rows}):
         print(f"reports gate: warning: expectations: {line}", file=sys.stderr)
     res = evaluate(reading.rows, expectations, today or dt.date.today())
+    for line in res.broader:
+        print(f"reports gate: warning: expectations: {line}", file=sys.stderr)
     report(res)
     if res.uncovered:
         return EXIT_UNCOVERED

@@ -29,12 +29,14 @@ def _shown(e) -> dict:
 def entry_for(expectations, impl: str, clause_id: str, vector: dict, today: dt.date):
     """The active entry that accounts for this vector's row in the cell of `clause_id`, or None."""
     outcome = vector["outcome"]
+    scope = {"protocol": vector.get("protocol"), "version": vector.get("version")}   # scoped entries
     if outcome == "error":
         return exp_mod.find(expectations, impl, vector["vector_id"], [clause_id], today,
-                            outcome="error", error_kind=vector.get("error_kind"))
+                            outcome="error", error_kind=vector.get("error_kind"), **scope)
     if outcome in ("fail", "xfail", "xpass"):
         failed_here = (vector.get("clause_outcome") or outcome) in ("fail", "xfail")
-        return exp_mod.find(expectations, impl, vector["vector_id"], [clause_id] if failed_here else [], today)
+        return exp_mod.find(expectations, impl, vector["vector_id"], [clause_id] if failed_here else [], today,
+                            **scope)
     return None
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import timeutil, validate
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
-           "clause_outcomes", "error_kind")
+           "clause_outcomes", "error_kind", "protocol")
 
 
 # _files' base for a Delta table's data files: no partition folders to parse, `spec` is a column.
@@ -28,7 +28,7 @@ class InputError(ValueError):
 
 @dataclass
 class Reading:
-    rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl"
+    rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl", "version"
     problems: validate.Problems = field(default_factory=validate.Problems)  # invalid records, torn last lines
 
 
@@ -121,6 +121,7 @@ def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problem
 def _offer(rec: dict, latest: _Latest) -> None:
     row = {c: rec.get(c) for c in COLUMNS}
     impl = row["impl"] = rec["implementation"]["name"]
+    row["version"] = rec["implementation"].get("version")
     _tidy(row)
     latest.offer(impl, row)
 
@@ -166,6 +167,7 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
     # Columns an older store lacks read as None.
     cols = {c: pc.field(c) for c in COLUMNS if c in dataset.schema.names}
     cols["impl"] = impl
+    cols["version"] = pc.field("implementation", "version")
     rows = []
     for frag in dataset.get_fragments(filter=None):
         t = frag.to_table(schema=dataset.schema, columns=cols, filter=pc.field("run_id").isin(wanted))

@@ -14,7 +14,14 @@
 # useEndpointPortFromRequest, they carry the host and port the client used.
 # ROCKETMQ_PROXY_MODE=local still selects it (then ROCKETMQ_BROKER_JAVA_MEM is unused).
 #
+# The broker registers brokerIP1:listenPort with the name server, and remoting clients (4.x
+# style, e.g. RocketMQ's OpenMessaging provider) dial what the name server hands out. With
+# ROCKETMQ_BROKER_PORT set (the catalog's host_port_env: the container port published on the same
+# host port), the broker listens there instead of broker.conf's listenPort, so that address is
+# reachable from the host too (brokerIP1=127.0.0.1: an engine on this machine).
+#
 # The container ends when any JVM ends; SIGTERM/SIGINT are passed to all.
+#   ROCKETMQ_BROKER_PORT  the broker's listenPort (default: broker.conf's)
 #   ROCKETMQ_NAMESRV_JAVA_MEM, ROCKETMQ_BROKER_JAVA_MEM, ROCKETMQ_PROXY_JAVA_MEM   heap options
 #   ROCKETMQ_JAVA_OPTS    more JVM options for all       arguments   more ProxyStartup arguments
 set -euo pipefail
@@ -25,6 +32,12 @@ mkdir -p "$data/logs" "$data/store"
 # The start waits (here and the catalog's readiness check) read these; a restarted container must
 # not find the last start's lines.
 rm -f "$data/logs/"*.log
+broker_conf="$home/conf/broker.conf"
+if [ -n "${ROCKETMQ_BROKER_PORT:-}" ]; then
+    case "$ROCKETMQ_BROKER_PORT" in *[!0-9]*) echo "rocketmq: ROCKETMQ_BROKER_PORT=$ROCKETMQ_BROKER_PORT is not a port" >&2; exit 2;; esac
+    broker_conf="$data/broker.conf"
+    { grep -v '^listenPort=' "$home/conf/broker.conf"; echo "listenPort=$ROCKETMQ_BROKER_PORT"; } > "$broker_conf"
+fi
 # The JDK 17 opens RocketMQ (netty, mapped-file cleanup) needs.
 opens=(--add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
        --add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-exports java.base/sun.nio.ch=ALL-UNNAMED)
@@ -71,11 +84,11 @@ pids+=($!)
 wait_port 9876
 if [ "$mode" = local ]; then
     java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
-        org.apache.rocketmq.proxy.ProxyStartup -pm local -pc "$home/conf/rmq-proxy.json" -bc "$home/conf/broker.conf" "$@" &
+        org.apache.rocketmq.proxy.ProxyStartup -pm local -pc "$home/conf/rmq-proxy.json" -bc "$broker_conf" "$@" &
     pids+=($!)
 else
     java "${bmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=broker \
-        org.apache.rocketmq.broker.BrokerStartup -c "$home/conf/broker.conf" &
+        org.apache.rocketmq.broker.BrokerStartup -c "$broker_conf" &
     pids+=($!)
     wait_log "$data/logs/namesrv.log" "new broker registered"
     java "${pmem[@]}" "${common[@]}" "${extra[@]}" -Dmqconform.proc=proxy \
