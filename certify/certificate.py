@@ -29,7 +29,7 @@ from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
 
-SCHEMA = "mqconform-certificate/2"
+SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
 # Provenance an endpoint's rows carry (fixtures/brokers.py): what the broker said about itself.

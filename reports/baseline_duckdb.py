@@ -199,7 +199,9 @@ def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
         agg = compute(con, str(out_dir / "store" / "*" / "*.parquet"))
     finally:
         con.close()
-    report = model.build_report(agg, {})
+    from . import profile
+
+    report = model.build_report(agg, {}, requirements=profile.load_requirements())
     write_outputs(report, out_dir)
     return report
 

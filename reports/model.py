@@ -15,7 +15,7 @@ from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 from . import coverage_rule, profile
 from .outcomes import FAILING, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
 
-REPORT_SCHEMA = "mqconform-compliance/2"
+REPORT_SCHEMA = "mqconform-compliance/1"
 
 
 @dataclass
