@@ -171,10 +171,11 @@ def overall(f: dict) -> str:
 
 
 def coverage_cell(cov: dict) -> str:
-    """"12 / 11" (applying / judged and held), or "unknown" without the spec's clause file."""
+    """"12 / 11 (of 14 testable)": testable MUST clauses that apply / judged and held, or "unknown" without
+    the spec's clause file."""
     if cov["status"] != "known":
         return "unknown"
-    return f"{cov['applying']} / {cov['judged_and_held']}"
+    return f"{cov['applying']} / {cov['judged_and_held']} (of {cov['testable']} testable)"
 
 
 def render(f: dict) -> str:

@@ -24,8 +24,9 @@ def outcome_counts(counts: dict) -> str:
 
 
 def coverage_cell(cov: dict) -> str:
-    """"12 / 11": MUST clauses that apply / judged and held; "unknown" without the spec's clause file."""
-    return f"{cov['applying']} / {cov['judged_and_held']}" if cov["status"] == "known" else "unknown"
+    """"12 / 11 (of 14 testable)": testable MUST clauses that apply / judged and held; "unknown" without the
+    spec's clause file."""
+    return f"{cov['applying']} / {cov['judged_and_held']} (of {cov['testable']} testable)" if cov["status"] == "known" else "unknown"
 
 
 def profile_cell(cell: dict) -> str:
