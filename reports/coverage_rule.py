@@ -43,6 +43,17 @@ def identity(impl: dict | None) -> dict:
             "version": impl.get("version"), "broker": prov.get("broker"), "protocol": prov.get("protocol")}
 
 
+def excluded(applies_to, ident: dict) -> bool:
+    """Does `applies_to` leave this implementation out (fixtures/applicability.py)? A product or version
+    the rows do not name (a broker that never started has no provenance) cannot leave it out: then only
+    the kind can."""
+    if not applies_to:
+        return False
+    if ident.get("product") is None or ident.get("version") is None:
+        return not any(a.kind is None or a.kind == ident.get("kind") for a in applies_to)
+    return why_not(applies_to, ident["product"], ident["version"], ident.get("kind")) is not None
+
+
 def coverage(spec: str, ident: dict, clause_counts: dict[str, dict[str, int]], clauses: dict[str, dict]) -> dict:
     """The coverage of one implementation on one spec.
 
@@ -60,7 +71,7 @@ def coverage(spec: str, ident: dict, clause_counts: dict[str, dict[str, int]], c
                 if c.get("testable", True) and group_of(c.get("level") or "MUST") == "MUST"}
     held, failed, not_judged, na = [], [], [], []
     for cid, c in testable.items():
-        if why_not(c.get("applies_to") or (), ident.get("product"), ident.get("version"), ident.get("kind")):
+        if excluded(c.get("applies_to") or (), ident):
             na.append(cid)
             continue
         counts = {o: n for o, n in (clause_counts.get(cid) or {}).items() if n}

@@ -133,6 +133,13 @@ def test_passing_rows_on_a_text_that_does_not_describe_the_implementation_are_no
     assert verdicts(rows, clauses)[("other", SPEC)]["verdict"] == "not-applicable"
 
 
+def test_a_product_the_rows_do_not_name_leaves_no_clause_out(clauses):
+    # a broker that never started: its rows name no product, so the product's clauses still apply
+    rows = [row("v.a", "error", {"acme-spec/1/a": "error"}, provenance={})]
+    cov = verdicts(rows, clauses)[("acme-2.0", SPEC)]["coverage"]
+    assert cov["applying"] == 4 and cov["not_applicable"] == []
+
+
 def test_a_failure_stays_not_conformant_whatever_the_coverage(clauses):
     rows = [row("v.a", "fail", {"acme-spec/1/a": "fail"})]
     v = verdicts(rows, clauses)[("acme-2.0", SPEC)]
