@@ -29,7 +29,8 @@ VERDICT_SHORT = {"conformant": "conformant", "conformant-with-deviations": "with
                  "incomplete": "incomplete", "not-applicable": "n/a", "not-conformant": "NOT conformant"}
 # Who set a header's value (docs/verdicts.md, "Who set each value") -> what the support table says.
 SUPPORT = {"broker": ("native", "s-native"), "client-library": ("native", "s-native"),
-           "mapping": ("set by the mapping", "s-mapping"), "nobody": ("absent", "s-absent"),
+           "mapping": ("set by the mapping", "s-mapping"), "provider": ("set by the provider", "s-mapping"),
+           "nobody": ("absent", "s-absent"),
            "consumer-context": ("consumer context", "s-context")}
 
 CSS = """
