@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:
 
 from fixtures import expectations as exp_mod  # noqa: E402
 from fixtures.levels import GROUPS, group_of  # noqa: E402
+from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
@@ -81,13 +82,30 @@ def level_counts(rows: list[dict]) -> list[dict]:
             for k, v in n.items()]
 
 
-def spec_verdicts(rows: list[dict]) -> list[dict]:
-    """Per spec revision: the verdict and the counts per level, by the report's own code
-    (reports/model.py `spec_verdicts`), so a certificate and the report of its rows never disagree."""
+def clause_counts(rows: list[dict]) -> list[dict]:
+    """Each clause's outcomes in the rows, as the report's matrix cells count them (reports/aggregate.py
+    `clause_rows`): the row's clause_outcomes, or for a schema 1 row the row's outcome for every clause."""
+    n: dict[tuple, dict[str, int]] = {}
+    for r in rows:
+        outcomes = r.get("clause_outcomes")
+        per_clause = outcomes.items() if isinstance(outcomes, dict) else ((c, r["outcome"]) for c in r.get("clause_ids") or [])
+        for cid, o in per_clause:
+            got = n.setdefault((r["implementation"]["name"], r["spec"], r.get("spec_revision"), cid), {})
+            got[o] = got.get(o, 0) + 1
+    return [dict(zip(("impl", "spec", "spec_revision", "clause_id"), k, strict=True), counts=c) for k, c in n.items()]
+
+
+def spec_verdicts(rows: list[dict], clauses: dict | None = None) -> list[dict]:
+    """Per spec revision: the verdict, what it covers, its coverage and the counts per level, by the
+    report's own code (reports/model.py `spec_verdicts`), so a certificate and the report of its rows
+    never disagree. `clauses`: reports/clauses.py `load` (this checkout's clause files by default)."""
+    clauses = clause_files.load() if clauses is None else clauses
+    identities = {r["implementation"]["name"]: r["implementation"] for r in rows}
     out = []
-    for v in model.spec_verdicts(level_counts(rows)):
+    for v in model.spec_verdicts(level_counts(rows), clause_counts(rows), clauses, identities):
         spec, rev = v["spec"], v["spec_revision"] or ""
-        entry = {"spec": spec, "spec_revision": rev, "verdict": v["verdict"], "counts": v["counts"],
+        entry = {"spec": spec, "spec_revision": rev, "verdict": v["verdict"], "covers": v["covers"],
+                 "coverage": v["coverage"], "counts": v["counts"],
                  "rows": sum(sum(c.values()) for c in v["counts"].values())}
         if v["verdict"] == "not-applicable":
             # the reason most of its rows give (the spec's own applies_to; a clause may name another range)
@@ -127,7 +145,8 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
         "schema": SCHEMA,
         "made": made,
         "implementation": {
-            "name": impl["name"], "kind": impl.get("kind"), "version": impl.get("version"),
+            "name": impl["name"], "kind": impl.get("kind"), "role": model.coverage_rule.identity(impl)["role"],
+            "version": impl.get("version"),
             "endpoint": prov.get("endpoint"),
             "server": {k.removeprefix("server_"): prov[k] for k in SERVER_FACTS if prov.get(k)},
             # a row through two protocol clients names both ("pika 1.4.4, python-qpid-proton 0.40.0")
@@ -145,10 +164,18 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
 
 def overall(f: dict) -> str:
     """One word for the whole certificate: every spec that applies conformant (with deviations or not)."""
-    applying = [s["verdict"] for s in f["specs"] if s["verdict"] != "not-applicable"]
+    applying = [s["verdict"] for s in f["specs"] if s["verdict"] not in ("not-applicable", None)]
     if not applying:
         return "not-applicable"
     return "conformant" if all(v in GOOD for v in applying) else "not conformant or incomplete"
+
+
+def coverage_cell(cov: dict) -> str:
+    """"12 / 11 (of 14 testable)": testable MUST clauses that apply / judged and held, or "unknown" without
+    the spec's clause file."""
+    if cov["status"] != "known":
+        return "unknown"
+    return f"{cov['applying']} / {cov['judged_and_held']} (of {cov['testable']} testable)"
 
 
 def render(f: dict) -> str:
@@ -159,7 +186,7 @@ def render(f: dict) -> str:
         f"**Overall: {overall(f)}** (every spec that applies: conformant or conformant-with-deviations).", "",
         "## Implementation", "",
         "| | |", "|---|---|",
-        f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}) |",
+        f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}, {md_cell(impl.get('role') or 'product')}) |",
         f"| endpoint | {md_cell(impl['endpoint'] or '—')} |",
         f"| product, as the broker said | {md_cell(server.get('product', 'not said'))} |",
         f"| version, as the broker said | {md_cell(server.get('version', impl['version'] or 'not said'))} |",
@@ -178,7 +205,11 @@ def render(f: dict) -> str:
         f"| certificate made | {md_cell(f['made'])} |",
         "| expectations file | none: a certification admits none; every row was expected to pass |",
         "", "## Verdicts per spec", "",
-        "| spec | revision | verdict | MUST / MUST NOT | SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|",
+        "A verdict is `conformant` (or `conformant-with-deviations`) only when every testable MUST / MUST NOT "
+        "clause of the spec that applies to the implementation was judged and held; otherwise `incomplete`, "
+        "naming the clauses not judged (docs/verdicts.md).", "",
+        "| spec | revision | verdict | covers | MUST clauses: apply / judged and held | MUST / MUST NOT | "
+        "SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|---|---|",
     ]
     for s in f["specs"]:
         groups: dict[str, dict[str, int]] = {g: {} for g in GROUPS}
@@ -186,8 +217,16 @@ def render(f: dict) -> str:
             g = groups[group_of(level)]
             for o, n in c.items():
                 g[o] = g.get(o, 0) + n
-        lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict']}** | {outcome_counts(groups['MUST'])} | "
+        lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict'] or 'no verdict'}** | "
+                     f"{md_cell(s['covers'])} | {coverage_cell(s['coverage'])} | {outcome_counts(groups['MUST'])} | "
                      f"{outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
+    unjudged = [s for s in f["specs"] if s["coverage"]["not_judged"]]
+    if unjudged:
+        lines += ["", "MUST / MUST NOT clauses that apply and were not judged and held:", ""]
+        for s in unjudged:
+            for c in s["coverage"]["not_judged"]:
+                lines.append(f"- {md_cell(s['spec'])} {md_cell(s['spec_revision'])}: "
+                             f"{md_cell(c['clause_id'] or '(every clause)')}: {md_cell(c['why'])}")
     na = [s for s in f["specs"] if s["verdict"] == "not-applicable"]
     if na:
         lines += ["", "Specs that do not apply (every row not_applicable):", ""]

@@ -56,7 +56,7 @@ def project(df: DataFrame) -> DataFrame:
         "run_id", "run_started", F.unix_micros(F.try_to_timestamp("run_started")).alias("run_us"),
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
-        "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol",
+        "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol", "implementation", "profile",
         _case(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
@@ -155,6 +155,37 @@ def header_sources(latest: DataFrame) -> list[dict]:
     return [{"impl": r["impl"], "header": r["header"], "sources": sorted(r["sources"])} for r in rows]
 
 
+def identities(latest: DataFrame) -> list[dict]:
+    """One `implementation` per implementation of the latest runs (role filled in by reports/schema.py
+    `with_defaults`): its kind, role and provenance decide what its verdicts cover and which clauses apply."""
+    rows = latest.groupBy("impl").agg(F.first("implementation", ignorenulls=True).alias("i")).collect()
+    return [{"impl": r["impl"], "implementation": _plain(r["i"])} for r in rows]
+
+
+def _plain(v):
+    out = v.asDict(recursive=True) if v is not None else {}
+    out["provenance"] = dict(out.get("provenance") or {})
+    return out
+
+
+def profile_rows(latest: DataFrame) -> list[dict]:
+    """The latest provider rows' `profile`, per (broker, protocol, requirement, status): how many rows gave
+    that status and the evidence of the first (by implementation, then vector id) - reports/profile.py
+    combines them."""
+    prov = F.col("implementation.provenance")
+    rows = (latest.where((F.col("kind") == "provider") & (F.size("profile") > 0))
+            .select(prov.getItem("broker").alias("broker"), prov.getItem("protocol").alias("protocol"),
+                    "impl", F.col("implementation.role").alias("role"), "vector_id",
+                    F.explode("profile").alias("requirement", "entry"))
+            .groupBy("broker", "protocol", "requirement", F.col("entry.status").alias("status"))
+            .agg(F.count(F.lit(1)).alias("n"),
+                 F.min(F.struct(F.col("impl"), F.col("vector_id"), F.col("role"),
+                                F.col("entry.evidence").alias("evidence"))).alias("first"))
+            .collect())
+    return [{"broker": r["broker"], "protocol": r["protocol"], "requirement": r["requirement"],
+             "status": r["status"], "n": r["n"], **r["first"].asDict()} for r in rows]
+
+
 def level_counts(latest: DataFrame) -> list[dict]:
     return [r.asDict() for r in latest.groupBy("impl", "spec", "spec_revision", "level", "outcome")
             .agg(F.count(F.lit(1)).alias("n")).collect()]
@@ -196,15 +227,17 @@ def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
 
 
 def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
-    """Fill agg.cells, agg.level_counts, agg.header_sources and agg.diff from the records of the two
-    latest runs (`which`)."""
+    """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities and agg.profile_rows
+    from the records of the two latest runs (`which`)."""
     pair = pair.cache()
     try:
         pair.count()   # cached once, before the jobs below read it side by side
         latest = pair.where("which = 1")
-        agg.cells, agg.level_counts, agg.header_sources, agg.diff = side_by_side(
+        (agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities,
+         agg.profile_rows) = side_by_side(
             pair.sparkSession, lambda: cells(latest), lambda: level_counts(latest),
-            lambda: header_sources(latest), lambda: diff(pair))
+            lambda: header_sources(latest), lambda: diff(pair), lambda: identities(latest),
+            lambda: profile_rows(latest))
     finally:
         pair.unpersist()
 

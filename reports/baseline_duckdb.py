@@ -5,6 +5,7 @@ reports/model.py, the bench also checks that both engines agree.
 """
 from __future__ import annotations
 
+from . import record
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
 
@@ -27,11 +28,29 @@ def _dicts(cur) -> list[dict]:
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
+def _schema3(con, parquet_glob: str) -> tuple[str, str]:
+    """(role, profile) as SQL over read_parquet's columns, read as schema 3 (reports/record.py): a file
+    written before it has no implementation.role (product, except mqconform's reference codecs and
+    mappings: fixtures/records.py `role_of`) and no profile (an empty map)."""
+    types = {r[0]: r[1] for r in con.execute(
+        f"DESCRIBE SELECT * FROM read_parquet('{parquet_glob}', union_by_name = true)").fetchall()}
+    refs = ", ".join(f"'{n}'" for n in sorted(record.reference_names()))
+    guessed = (f"CASE WHEN implementation.name IN ({refs}) OR starts_with(implementation.name, "
+               f"'{record.REFERENCE_PROVIDER_PREFIX}') THEN 'reference' ELSE 'product' END")
+    roles = ", ".join(f"'{r}'" for r in record.ROLES)
+    role = (f"CASE WHEN implementation.role IN ({roles}) THEN implementation.role ELSE {guessed} END"
+            if "role VARCHAR" in types.get("implementation", "") else guessed)
+    profile = "profile" if "profile" in types else "NULL::MAP(VARCHAR, STRUCT(status VARCHAR, evidence VARCHAR))"
+    return role, profile
+
+
 def compute(con, parquet_glob: str) -> Aggregates:
     outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
+    role, profile = _schema3(con, parquet_glob)
     con.execute(f"""
         CREATE OR REPLACE TEMP VIEW d AS
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
+               {role} AS role, implementation.provenance AS provenance, {profile} AS profile,
                run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
                coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
                expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by, protocol,
@@ -88,6 +107,26 @@ def compute(con, parquet_glob: str) -> Aggregates:
             SELECT impl, e.key AS header, list(DISTINCT e.value) AS sources
             FROM (SELECT impl, unnest(map_entries(set_by)) AS e FROM latest WHERE set_by IS NOT NULL)
             GROUP BY impl, e.key"""))
+    ]
+    agg.identities = [
+        {"impl": r["impl"], "implementation": {"name": r["impl"], "kind": r["kind"], "version": r["version"],
+                                               "role": r["role"], "provenance": dict(r["provenance"] or {})}}
+        for r in _dicts(con.execute("""
+            SELECT impl, any_value(kind) AS kind, any_value(version) AS version, any_value(role) AS role,
+                   any_value(provenance) AS provenance FROM latest GROUP BY impl"""))
+    ]
+    # reports/aggregate.py profile_rows: per (broker, protocol, requirement, status), the rows and the first's evidence
+    agg.profile_rows = [
+        {"broker": r["broker"], "protocol": r["protocol"], "requirement": r["requirement"], "status": r["status"],
+         "n": int(r["n"]), **r["first"]}
+        for r in _dicts(con.execute("""
+            SELECT broker, protocol, requirement, status, count(*) AS n,
+                   min({'impl': impl, 'vector_id': vector_id, 'role': role, 'evidence': evidence}) AS first
+            FROM (SELECT impl, role, vector_id, provenance['broker'] AS broker, provenance['protocol'] AS protocol,
+                         e.key AS requirement, e.value.status AS status, e.value.evidence AS evidence
+                  FROM (SELECT *, unnest(map_entries(profile)) AS e FROM latest
+                        WHERE kind = 'provider' AND profile IS NOT NULL))
+            GROUP BY broker, protocol, requirement, status"""))
     ]
     agg.level_counts = [
         {**r, "n": int(r["n"])} for r in _dicts(con.execute("""
@@ -161,7 +200,9 @@ def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
         agg = compute(con, str(out_dir / "store" / "*" / "*.parquet"))
     finally:
         con.close()
-    report = model.build_report(agg, {})
+    from . import profile
+
+    report = model.build_report(agg, {}, requirements=profile.load_requirements())
     write_outputs(report, out_dir)
     return report
 

@@ -122,7 +122,8 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
         prov = pa.MapArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)),
                                        _strings(np.zeros(n, dtype=np.int32), ["package"]), version_arr)
         implementation = pa.StructArray.from_arrays(
-            [name_arr, _strings(impl, kinds), version_arr, prov], fields=list(schema.field("implementation").type))
+            [name_arr, _strings(impl, kinds), version_arr, prov, _strings(np.zeros(n, dtype=np.int32), ["product"])],
+            fields=list(schema.field("implementation").type))
         expected = np.where((outcome == OUTCOME_ORDER.index("xfail")) | (outcome == OUTCOME_ORDER.index("xpass")), 1, 0)
         table = pa.Table.from_arrays([
             pa.array(np.ones(n, dtype=np.int32)),
@@ -136,7 +137,7 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
             _strings(level_of[v], list(LEVELS)),
             # schema version 1 records: no per-clause outcomes (every clause has the row's outcome)
             *(pa.nulls(n, schema.field(name).type)
-              for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by")),
+              for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile")),
             _strings(v, [f"tests/test_vectors.py::test_vector[{x}]" for x in vec_ids]),
             _strings(v, vec_ids),
             _strings(np.zeros(n, dtype=np.int32), ["stable"]),

@@ -22,7 +22,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
-from . import badges, clauses, model, render_html, render_md
+from . import badges, clauses, model, profile, render_html, render_md
 from .cluster import is_local_path
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
@@ -180,7 +180,8 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             agg = update.build(spark, store_uri, version, step=failpoint)
         else:
             agg, version = replace.build(rows, store_uri, step=failpoint)
-    report = known.annotate(model.build_report(agg, clauses.load(clause_dir)), entries)
+    report = known.annotate(model.build_report(agg, clauses.load(clause_dir),
+                                               requirements=profile.load_requirements()), entries)
     if local:
         publish_local(report, Path(out_uri))
     else:
@@ -188,7 +189,8 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     if quiet:
         return 0
     t = report["totals"]
-    verdicts = ", ".join(f"{v['implementation']} {v['spec']}: {v['verdict']}" for v in report["verdicts"])
+    verdicts = ", ".join(f"{v['implementation']} {v['spec']}: {v['verdict']}" + (f" ({v['covers']})" if v["covers"] in ("reference", "provider verdict") else "")
+                         for v in report["verdicts"])
     print(f"reports build: {t['records']} records, {t['runs']} runs, {t['implementations']} implementations "
           f"in {time.monotonic() - started:.1f}s -> {out_uri}/{{{','.join(OUTPUTS)}}}; "
           f"store {store_uri} version {version}")

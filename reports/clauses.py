@@ -14,8 +14,23 @@ import yaml
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "vectors" / "clauses"
 
 
+def _applies(entries) -> tuple:
+    """A clause file's `applies_to` as fixtures/applicability.py reads it."""
+    from fixtures.registry import Applicability
+
+    out = []
+    for e in entries or []:
+        if isinstance(e, dict):
+            see = e.get("see") if isinstance(e.get("see"), dict) else None
+            out.append(Applicability(e.get("product"), e.get("versions"), " ".join(str(e.get("because") or "").split()),
+                                     e.get("kind"), (see.get("spec"), see.get("quote")) if see else None))
+    return tuple(out)
+
+
 def load(directory: str | Path | None = None) -> dict[str, dict]:
-    """clause id -> {spec, level, quote, section}."""
+    """clause id -> {spec, spec_revision, level, quote, section, testable, applies_to, unjudged_part}:
+    `applies_to` the clause's own, else its document's (fixtures/registry.py reads it the same way);
+    `unjudged_part` what of the clause no vector judges yet (a half of a conditional clause), or None."""
     directory = Path(directory) if directory else DEFAULT_DIR
     out: dict[str, dict] = {}
     if not directory.is_dir():
@@ -24,14 +39,19 @@ def load(directory: str | Path | None = None) -> dict[str, dict]:
         try:
             doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
             entries = doc.get("clauses") or []
+            spec_applies = _applies(doc.get("applies_to"))
             for entry in entries:
                 if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                     out[entry["id"]] = {
                         "spec": doc.get("spec"),
+                        "spec_revision": None if doc.get("revision") is None else str(doc.get("revision")),
                         "level": entry.get("level"),
                         "quote": entry.get("quote"),
                         "section": entry.get("section"),
+                        "testable": entry.get("testable", True) is not False,
+                        "applies_to": _applies(entry.get("applies_to")) or spec_applies,
+                        "unjudged_part": entry.get("unjudged_part"),
                     }
-        except (OSError, yaml.YAMLError, AttributeError) as exc:
+        except (OSError, yaml.YAMLError, AttributeError, TypeError) as exc:
             print(f"reports: skipping clause file {path}: {exc}", file=sys.stderr)
     return out

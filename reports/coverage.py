@@ -19,8 +19,13 @@ def compute(vectors_dir: Path) -> dict:
     from fixtures.levels import LEVEL_ORDER
     from fixtures.vectors import load_vectors
 
+    from . import clauses as clause_files
+
     vs = load_vectors(vectors_dir)
     covered_ids = {c for v in vs.vectors for c in v.clauses}
+    # a clause a vector covers only in part (`unjudged_part`): a verdict cannot count it judged and held
+    parts = {cid: c["unjudged_part"] for cid, c in clause_files.load(Path(vectors_dir) / "clauses").items()
+             if c.get("unjudged_part")}
     specs, levels = {}, {}
     for spec_id, spec in sorted(vs.registry.specs.items()):
         testable = [c for c in spec.clauses if c.testable]
@@ -29,6 +34,7 @@ def compute(vectors_dir: Path) -> dict:
             "testable": len(testable),
             "covered": sum(c.id in covered_ids for c in testable),
             "uncovered": [c.id for c in testable if c.id not in covered_ids],
+            "partly_covered": [c.id for c in testable if c.id in covered_ids and c.id in parts],
         }
         per_level = defaultdict(lambda: {"clauses": 0, "testable": 0, "covered": 0})
         for c in spec.clauses:
@@ -62,6 +68,8 @@ def main(argv=None) -> int:
         print(f"{spec_id:28} {'all':10} {s['clauses']:7} {s['testable']:8} {s['covered']:7}")
         for cid in s["uncovered"]:
             print(f"    uncovered: {cid}")
+        for cid in s["partly_covered"]:
+            print(f"    partly covered (unjudged_part): {cid}")
     t = result["total"]
     print(f"{'total':28} {'':10} {t['clauses']:7} {t['testable']:8} {t['covered']:7}")
     return 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 
+from . import coverage_rule, profile
 from .outcomes import FAILING, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
 
 REPORT_SCHEMA = "mqconform-compliance/1"
@@ -34,6 +35,11 @@ class Aggregates:
     flaky: list[dict] = field(default_factory=list)
     # latest run, OpenMessaging: impl, header, sources (who set the value the rows checked)
     header_sources: list[dict] = field(default_factory=list)
+    # latest run: impl, implementation (one row's `implementation`, role filled in)
+    identities: list[dict] = field(default_factory=list)
+    # latest run, provider rows' `profile`: broker, protocol, requirement, status, n, and the row that
+    # is the evidence for that status (impl, role, vector_id, evidence)
+    profile_rows: list[dict] = field(default_factory=list)
 
 
 def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
@@ -106,23 +112,68 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
     return "conformant"
 
 
-def spec_verdicts(level_counts) -> list[dict]:
-    """Per implementation and spec revision: the verdict and the counts per level (outcome -> rows).
+# A broker has no verdict on OpenMessaging: the text is implemented by providers (an API over a
+# broker); the broker has a profile instead (reports/profile.py). Rows of kind broker on this spec
+# (runs before schema 3, mqconform's mapping judged as if it were the broker) are shown as rows,
+# never as the broker's verdict.
+NO_BROKER_VERDICT = frozenset({"openmessaging"})
+
+
+def covers(ident: dict, spec: str) -> str | None:
+    """What a verdict of this implementation on this spec is a statement about, or None when it has
+    none: "provider verdict" (an OpenMessaging provider, role product), "reference" (mqconform's own
+    code standing in: reference codecs, mqconform-om mappings), "broker verdict", "codec verdict"."""
+    if ident.get("kind") == "broker" and spec in NO_BROKER_VERDICT:
+        return None
+    if ident.get("role") == "reference":
+        return "reference"
+    if ident.get("kind") == "provider":
+        return "provider verdict"
+    return f"{ident.get('kind') or 'implementation'} verdict"
+
+
+def spec_verdicts(level_counts, clause_counts=(), clauses: dict | None = None,
+                  identities: dict | None = None) -> list[dict]:
+    """Per implementation and spec revision: the verdict, what it covers, its coverage and the counts per
+    level (outcome -> rows).
 
     `level_counts` are rows of (impl, spec, spec_revision, level, outcome, n): Spark's and DuckDB's
-    aggregate, or certify/certificate.py's count of a bundle's rows. The one place that turns counts
-    into verdicts, so that a report and a certificate of the same rows never disagree.
+    aggregate, or certify/certificate.py's count of a bundle's rows. `clause_counts` are rows of (impl,
+    spec, spec_revision, clause_id, counts): each clause's outcomes in the latest run (the matrix
+    cells, or the certificate's count). `clauses` is reports/clauses.py `load`; `identities` maps an
+    implementation's name to its row `implementation`. The one place that turns counts into verdicts,
+    so that a report and a certificate of the same rows never disagree: the rows' verdict (`verdict`
+    below), lowered to `incomplete` unless every testable MUST clause that applies was judged and held
+    (reports/coverage_rule.py). An entry without a verdict (a broker on OpenMessaging) has
+    `verdict` None and says why in `covers`.
     """
+    clauses = clauses or {}
+    identities = identities or {}
     per_spec: dict[tuple, dict[str, dict[str, int]]] = {}
     for row in level_counts:
         key = (row["impl"], row["spec"], row["spec_revision"])
         lv = per_spec.setdefault(key, {}).setdefault(row["level"] or "MUST", {})
         lv[row["outcome"]] = lv.get(row["outcome"], 0) + row["n"]
-    return [{"implementation": impl, "spec": spec, "spec_revision": revision, "verdict": verdict(by_level),
-             "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
-                        for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))}}
-            for (impl, spec, revision), by_level in sorted(per_spec.items(),
-                                                           key=lambda kv: tuple(x or "" for x in kv[0]))]
+    per_clause: dict[tuple, dict[str, dict[str, int]]] = {}
+    for c in clause_counts:
+        got = per_clause.setdefault((c["impl"], c["spec"], c["spec_revision"]), {}).setdefault(c["clause_id"], {})
+        for o, n in c["counts"].items():
+            got[o] = got.get(o, 0) + n
+    out = []
+    for key, by_level in sorted(per_spec.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
+        impl, spec, revision = key
+        ident = coverage_rule.identity(identities.get(impl) or {"name": impl})
+        cov = coverage_rule.coverage(spec, ident, per_clause.get(key, {}), clauses)
+        what = covers(ident, spec)
+        out.append({
+            "implementation": impl, "spec": spec, "spec_revision": revision,
+            "verdict": coverage_rule.limit(verdict(by_level), cov) if what else None,
+            "covers": what or "no verdict: a broker has an OpenMessaging profile, not a verdict; these rows "
+                              "judged mqconform's mapping over it",
+            "kind": ident["kind"], "role": ident["role"], "coverage": cov,
+            "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
+                       for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))}})
+    return out
 
 
 def badge_name(impl: str, spec: str) -> str:
@@ -134,14 +185,18 @@ def badge_name(impl: str, spec: str) -> str:
 
 
 
-def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | None = None) -> dict:
+def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | None = None,
+                 requirements: list[dict] | None = None) -> dict:
+    """The report; `requirements` are the OpenMessaging profile's (reports/profile.py `load_requirements`)."""
     clauses = clauses or {}
     newest = latest_two(agg.runs)
     latest = {impl: rs[0] for impl, rs in newest.items()}
     impl_names = sorted(latest)
 
+    roles = {i["impl"]: coverage_rule.identity(i["implementation"])["role"] for i in agg.identities}
     implementations = [
-        {"name": impl, "kind": r["kind"], "version": r["version"], "run_id": r["run_id"],
+        {"name": impl, "kind": r["kind"], "role": roles.get(impl) or coverage_rule.identity({"name": impl})["role"],
+         "version": r["version"], "run_id": r["run_id"],
          "run_started": r["run_started"], "suite_version": r["suite_version"],
          "vectors_digest": r["vectors_digest"], "counts": r["counts"], "pass_rate": pass_rate(r["counts"])}
         for impl, r in sorted(latest.items())
@@ -152,8 +207,11 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
     for row in agg.level_counts:
         g = per_group.setdefault(row["impl"], {}).setdefault(group_of(row["level"]), {})
         g[row["outcome"]] = g.get(row["outcome"], 0) + row["n"]
+    identities = {i["impl"]: i["implementation"] for i in agg.identities}
+    judged = spec_verdicts(agg.level_counts, agg.cells, clauses, identities)
     verdicts = [{**v, "badge": f"badges/{badge_name(v['implementation'], v['spec'])}"}
-                for v in spec_verdicts(agg.level_counts)]
+                for v in judged if v["verdict"] is not None]
+    without_verdict = [v for v in judged if v["verdict"] is None]
     level_pass_rates = {impl: {g: pass_rate(c) for g, c in groups.items()}
                         for impl, groups in sorted(per_group.items())}
 
@@ -214,6 +272,8 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
                    "implementations": len(impl_names)},
         "implementations": implementations,
         "verdicts": verdicts,
+        "without_verdict": without_verdict,
+        "broker_profiles": profile.broker_profiles(agg.profile_rows, requirements),
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,
         "history": history,

@@ -22,7 +22,7 @@ from pyspark.sql import types as T
 
 from . import validate
 from .outcomes import OUTCOMES
-from .schema import FIELD_NAMES, RESULT_SCHEMA
+from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse or fit the schema
 FILE = "_file"
@@ -281,9 +281,9 @@ def _line_count(spark: SparkSession, where: str) -> int:
 
 def normalize(df: DataFrame) -> DataFrame:
     """Valid records only (check() refused inputs with invalid ones but torn last lines), with
-    `run_ts` (timestamp) and `date` (UTC date of the run)."""
-    return (df.where(valid())
-            .select(*FIELD_NAMES)
+    `run_ts` (timestamp) and `date` (UTC date of the run); older schemas read as schema 3
+    (reports/schema.py `with_defaults`)."""
+    return (with_defaults(df.where(valid()).select(*FIELD_NAMES))
             .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))
             .withColumn("run_ts", F.try_to_timestamp(F.col("run_started")))
             .withColumn("date", _run_date()))

@@ -29,7 +29,8 @@ VERDICT_SHORT = {"conformant": "conformant", "conformant-with-deviations": "with
                  "incomplete": "incomplete", "not-applicable": "n/a", "not-conformant": "NOT conformant"}
 # Who set a header's value (docs/verdicts.md, "Who set each value") -> what the support table says.
 SUPPORT = {"broker": ("native", "s-native"), "client-library": ("native", "s-native"),
-           "mapping": ("set by the mapping", "s-mapping"), "nobody": ("absent", "s-absent"),
+           "mapping": ("set by the mapping", "s-mapping"), "provider": ("set by the provider", "s-mapping"),
+           "nobody": ("absent", "s-absent"),
            "consumer-context": ("consumer context", "s-context")}
 
 CSS = """
@@ -77,8 +78,11 @@ def verdict_grid(report: dict) -> str:
     impls = [i["name"] for i in report["implementations"]]
     specs = sorted({(v["spec"], v["spec_revision"] or "") for v in report["verdicts"]})
     by = {(v["implementation"], v["spec"], v["spec_revision"] or ""): v for v in report["verdicts"]}
+    # mqconform's own code standing in for a product is marked as such (docs/verdicts.md, "What a verdict covers")
+    ref = {i["name"] for i in report["implementations"] if i.get("role") == "reference"}
     out = ['<table id="verdict-grid" class="grid"><tr><th>Spec</th>'
-           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}</th>' for i in impls) + "</tr>"]
+           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}' + (' <span class="muted">reference</span>' if i in ref else "")
+                     + "</th>" for i in impls) + "</tr>"]
     for spec, rev in specs:
         key = spec_key(spec, rev)
         cells = []
@@ -87,7 +91,9 @@ def verdict_grid(report: dict) -> str:
             if v is None:
                 cells.append('<td class="muted" title="not run">·</td>')
                 continue
-            tip = "; ".join(f"{lv}: {_counts(c)}" for lv, c in v["counts"].items())
+            tip = f"{v.get('covers') or ''}: " + "; ".join(f"{lv}: {_counts(c)}" for lv, c in v["counts"].items())
+            if v.get("coverage", {}).get("not_judged"):
+                tip += f"; {len(v['coverage']['not_judged'])} MUST clause(s) not judged"
             cells.append(f'<td class="v v-{_e(v["verdict"])}" data-impl="{_e(impl)}" data-spec="{_e(key)}" '
                          f'data-verdict="{_e(v["verdict"])}" title="{_e(tip)}">'
                          f'<a href="#compliance-matrix">{_e(VERDICT_SHORT.get(v["verdict"], v["verdict"]))}</a></td>')

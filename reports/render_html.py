@@ -183,15 +183,78 @@ def _badge_img(v: dict) -> str:
     return f'<img class="badge" alt="{_e(v["verdict"])}" src="data:image/svg+xml;base64,{data}">'
 
 
+def _coverage(cov: dict) -> str:
+    """MUST clauses that apply / judged and held, and the clauses not judged (docs/verdicts.md)."""
+    if cov["status"] != "known":
+        head = "unknown"
+    else:
+        head = (f"{cov['judged_and_held']} of {cov['applying']} judged and held"
+                f" <span class=muted>({cov['testable']} testable, {len(cov['not_applicable'])} not applying"
+                f"{', ' + str(len(cov['failed'])) + ' failed' if cov['failed'] else ''})</span>")
+    if not cov["not_judged"]:
+        return head
+    items = "".join(f"<li><code>{_e(c['clause_id'] or '(every clause)')}</code>: {_e(c['why'])}</li>"
+                    for c in cov["not_judged"])
+    return f'{head}<details class="notjudged"><summary>not judged: {len(cov["not_judged"])}</summary><ul>{items}</ul></details>'
+
+
 def _verdicts(report: dict) -> str:
     if not report["verdicts"]:
         return "<p class=muted>No results.</p>"
-    out = ["<table><tr><th>Implementation</th><th>Spec</th><th>Verdict</th><th>Counts per level</th></tr>"]
+    out = ["<p class=muted>A verdict is conformant only when every testable MUST / MUST NOT clause of the spec that "
+           "applies to the implementation was judged and held; otherwise incomplete, naming those clauses. "
+           "Covers: a broker or codec verdict; a provider verdict (an OpenMessaging provider); reference "
+           "(mqconform's own code standing in: its reference codecs and mappings, never a product's verdict).</p>"
+           "<table><tr><th>Implementation</th><th>Spec</th><th>Verdict</th><th>Covers</th>"
+           "<th>MUST clauses</th><th>Counts per level</th></tr>"]
     for v in report["verdicts"]:
         levels = "<br>".join(f"<b>{_e(lv)}</b>: {_e(_counts(c))}" for lv, c in v["counts"].items())
-        out.append(f'<tr class="verdict" data-verdict="{_e(v["verdict"])}"><td>{_e(v["implementation"])}</td>'
-                   f'<td>{_e(v["spec"])} {_e(v["spec_revision"])}</td><td>{_badge_img(v)}</td><td>{levels}</td></tr>')
+        out.append(f'<tr class="verdict" data-verdict="{_e(v["verdict"])}" data-covers="{_e(v["covers"])}">'
+                   f'<td>{_e(v["implementation"])}</td>'
+                   f'<td>{_e(v["spec"])} {_e(v["spec_revision"])}</td><td>{_badge_img(v)}</td><td>{_e(v["covers"])}</td>'
+                   f'<td>{_coverage(v["coverage"])}</td><td>{levels}</td></tr>')
     out.append("</table>")
+    if report.get("without_verdict"):
+        out.append("<p>Rows without a verdict: a broker has an OpenMessaging profile (below), not a verdict; these "
+                   "rows judged mqconform's mapping over it.</p><ul>")
+        for v in report["without_verdict"]:
+            levels = "; ".join(f"{_e(lv)}: {_e(_counts(c))}" for lv, c in v["counts"].items())
+            out.append(f'<li class="no-verdict">{_e(v["implementation"])} on {_e(v["spec"])} '
+                       f'{_e(v["spec_revision"])}: {levels}</li>')
+        out.append("</ul>")
+    return "".join(out)
+
+
+PROFILE_CLASS = {"native": "o-pass", "emulated": "o-xpass", "absent": "o-fail", "unknown": "o-none"}
+
+
+def _profiles(report: dict) -> str:
+    """Per broker: one line per requirement, a column per protocol: the status and its evidence."""
+    profiles = report.get("broker_profiles") or []
+    intro = ("<p class=muted>What each broker did for the requirements OpenMessaging puts on the server or the "
+             "provider, from the rows of every provider over it (reference and product): native (the broker did "
+             "it, observed), emulated (the provider did it), absent (nobody did, or it was checked and not seen), "
+             "unknown (not observed). A broker has no OpenMessaging verdict.</p>")
+    if not profiles:
+        return intro + "<p class=muted>No provider rows with a profile.</p>"
+    out = [intro]
+    for p in profiles:
+        out.append(f'<h3 class="profile" data-broker="{_e(p["broker"])}">{_e(p["broker"])}</h3>'
+                   f'<p class=muted>providers: {_e(", ".join(p["providers"]))}</p>'
+                   "<table><tr><th>Requirement</th><th>Party</th>"
+                   + "".join(f"<th>{_e(x)}</th>" for x in p["protocols"]) + "</tr>")
+        for q in p["requirements"]:
+            quote = f'<blockquote>{_e(q["quote"])}</blockquote>' if q.get("quote") else ""
+            title = "" if q.get("title") in (None, q["id"]) else f" {_e(q['title'])}"
+            cells = []
+            for x in p["protocols"]:
+                c = q["by_protocol"][x]
+                by = f' <span class=muted>({_e(c["implementation"])} {_e(c["vector_id"])})</span>' if c.get("implementation") else ""
+                cells.append(f'<td class="{PROFILE_CLASS.get(c["status"], "o-none")}" data-status="{_e(c["status"])}">'
+                             f'<b>{_e(c["status"])}</b><div class="msg">{_e(c.get("evidence") or "")}{by}</div></td>')
+            out.append(f'<tr data-requirement="{_e(q["id"])}"><td><code>{_e(q["id"])}</code>{title}{quote}</td>'
+                       f'<td>{_e(q.get("party") or "—")}</td>{"".join(cells)}</tr>')
+        out.append("</table>")
     return "".join(out)
 
 
@@ -328,6 +391,7 @@ def render(report: dict) -> str:
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
+        f'<section id="broker-profiles"><h2>OpenMessaging broker profile</h2>{_profiles(report)}</section>'
         f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{render_compare.header_support(report)}</section>'
         f"</main>{render_compare.EVIDENCE_PANEL}<script>{JS}</script></body></html>\n"
     )

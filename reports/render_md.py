@@ -23,6 +23,41 @@ def outcome_counts(counts: dict) -> str:
     return ", ".join(f"{o} {counts[o]}" for o in OUTCOME_ORDER if counts.get(o)) or "—"
 
 
+def coverage_cell(cov: dict) -> str:
+    """"12 / 11 (of 14 testable)": testable MUST clauses that apply / judged and held; "unknown" without the
+    spec's clause file."""
+    return f"{cov['applying']} / {cov['judged_and_held']} (of {cov['testable']} testable)" if cov["status"] == "known" else "unknown"
+
+
+def profile_cell(cell: dict) -> str:
+    """A requirement's status over one protocol, with the evidence of the row that decided it."""
+    if cell["status"] == "unknown" and not cell.get("evidence"):
+        return "unknown"
+    ev = (cell.get("evidence") or "").strip()
+    ev = ev if len(ev) <= 120 else ev[:117] + "..."
+    return f"**{cell['status']}**" + (f": {md_cell(ev)}" if ev else "")
+
+
+def broker_profiles(profiles: list[dict]) -> list[str]:
+    """## OpenMessaging broker profile: per broker, one line per requirement, a column per protocol."""
+    lines = ["", "## OpenMessaging broker profile", "",
+             "What each broker did for the requirements OpenMessaging puts on the server or the provider, from "
+             "the provider rows over it: native (the broker did it, observed), emulated (the provider did it), "
+             "absent, unknown (not observed). A broker has no OpenMessaging verdict.", ""]
+    if not profiles:
+        return lines + ["No provider rows with a profile."]
+    for p in profiles:
+        lines += [f"### {md_cell(p['broker'])}", "", f"Providers: {md_cell(', '.join(p['providers']))}", "",
+                  "| Requirement | Party | " + " | ".join(md_cell(x) for x in p["protocols"]) + " |",
+                  "|---|---" + "|---" * len(p["protocols"]) + "|"]
+        for q in p["requirements"]:
+            title = q["id"] if q.get("title") in (None, q["id"]) else f"{q['id']}: {q['title']}"
+            lines.append(f"| {md_cell(title)} | {md_cell(q.get('party') or '—')} | "
+                         + " | ".join(profile_cell(q["by_protocol"][x]) for x in p["protocols"]) + " |")
+        lines.append("")
+    return lines
+
+
 def _pct(rate) -> str:
     return "n/a" if rate is None else f"{rate * 100:.1f}%"
 
@@ -33,7 +68,12 @@ def render(report: dict) -> str:
              f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s); "
              f"generated {report['generated']}. Full report: `index.html`.", "", "## Verdicts", ""]
     if report["verdicts"]:
-        lines += ["| Implementation | Version | Spec | Verdict | MUST | SHOULD | MAY |", "|---|---|---|---|---|---|---|"]
+        lines += ["A verdict is conformant only when every testable MUST / MUST NOT clause of the spec that applies "
+                  "to the implementation was judged and held; otherwise incomplete, naming those clauses. "
+                  "Covers: what the verdict is about (broker, codec, provider verdict; reference: mqconform's own "
+                  "code standing in).", "",
+                  "| Implementation | Version | Spec | Verdict | Covers | MUST clauses: apply / held | MUST | SHOULD | MAY |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         versions = {i["name"]: i["version"] for i in report["implementations"]}
         for v in report["verdicts"]:
             groups = {g: {} for g in GROUPS}
@@ -43,9 +83,25 @@ def render(report: dict) -> str:
                     g[o] = g.get(o, 0) + n
             lines.append(f"| {md_cell(v['implementation'])} | {md_cell(versions.get(v['implementation']))} | "
                          f"{md_cell(v['spec'])} {md_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
+                         f"{md_cell(v['covers'])} | {coverage_cell(v['coverage'])} | "
                          f"{outcome_counts(groups['MUST'])} | {outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
+        unjudged = [(v, c) for v in report["verdicts"] for c in v["coverage"]["not_judged"]]
+        if unjudged:
+            lines += ["", f"### MUST clauses not judged and held ({len(unjudged)})", ""]
+            for v, c in unjudged[:MAX_LIST]:
+                lines.append(f"- {md_cell(v['implementation'])} on {md_cell(v['spec'])} {md_cell(v['spec_revision'])}: "
+                             f"{md_cell(c['clause_id'] or '(every clause)')} — {md_cell(c['why'])}")
+            if len(unjudged) > MAX_LIST:
+                lines.append(f"- … and {len(unjudged) - MAX_LIST} more in compliance.json")
     else:
         lines.append("No results.")
+    if report.get("without_verdict"):
+        lines += ["", "Rows without a verdict (a broker has an OpenMessaging profile, not a verdict; these rows judged "
+                  "mqconform's mapping over it):", ""]
+        for v in report["without_verdict"]:
+            n = sum(sum(c.values()) for c in v["counts"].values())
+            lines.append(f"- {md_cell(v['implementation'])} on {md_cell(v['spec'])} {md_cell(v['spec_revision'])}: {n} row(s)")
+    lines += broker_profiles(report.get("broker_profiles") or [])
     lines += ["", "## Latest runs", "", "| Implementation | Run | Started | Pass rate |", "|---|---|---|---|"]
     for i in report["implementations"]:
         lines.append(f"| {md_cell(i['name'])} | {md_cell(i['run_id'])} | {md_cell(i['run_started'])} | {_pct(i['pass_rate'])} |")

@@ -1,60 +1,49 @@
-"""The result record (docs/results.md) as a Spark schema, and the orders the reports use.
+"""The result record (docs/results.md) as a Spark schema and as an Arrow schema, both made from the one
+typed record in reports/record.py.
 
 The schema is given to every reader explicitly: inferring it from JSON would
 turn a run whose `adapter` is always null into a string-less column, and a
-crashed run's truncated line into a `_corrupt_record` column. Keep this file
-in step with the table in docs/results.md; tests/reports/test_schema.py checks
-the field names against that table.
+crashed run's truncated line into a `_corrupt_record` column. Keep
+reports/record.py in step with the table in docs/results.md;
+tests/reports/test_reports_model.py checks the field names against that table.
 """
 from __future__ import annotations
 
 from pyspark.sql import types as T
 
-SCHEMA_VERSION = 2
+from . import record
+from .record import FIELD_NAMES, SCHEMA_VERSION  # noqa: F401
 
-IMPLEMENTATION = T.StructType([
-    T.StructField("name", T.StringType()),
-    T.StructField("kind", T.StringType()),
-    T.StructField("version", T.StringType()),
-    T.StructField("provenance", T.MapType(T.StringType(), T.StringType())),
-])
+_SPARK_ATOMS = {"string": T.StringType(), "int": T.IntegerType(), "double": T.DoubleType()}
 
-FAILED_STEP = T.StructType([
-    T.StructField("index", T.IntegerType()),
-    T.StructField("action", T.StringType()),
-    T.StructField("role", T.StringType()),
-    T.StructField("clause_ids", T.ArrayType(T.StringType())),
-])
 
-RESULT_SCHEMA = T.StructType([
-    T.StructField("schema_version", T.IntegerType()),
-    T.StructField("run_id", T.StringType()),
-    T.StructField("run_started", T.StringType()),
-    T.StructField("suite_version", T.StringType()),
-    T.StructField("vectors_digest", T.StringType()),
-    T.StructField("spec", T.StringType()),
-    T.StructField("spec_revision", T.StringType()),
-    T.StructField("clause_ids", T.ArrayType(T.StringType())),
-    T.StructField("level", T.StringType()),
-    T.StructField("clause_outcomes", T.MapType(T.StringType(), T.StringType())),
-    T.StructField("failed_step", FAILED_STEP),
-    T.StructField("error_kind", T.StringType()),
-    T.StructField("notes", T.ArrayType(T.StringType())),
-    T.StructField("set_by", T.MapType(T.StringType(), T.StringType())),
-    T.StructField("test_id", T.StringType()),
-    T.StructField("vector_id", T.StringType()),
-    T.StructField("vector_status", T.StringType()),
-    T.StructField("implementation", IMPLEMENTATION),
-    T.StructField("adapter", T.StringType()),
-    T.StructField("protocol", T.StringType()),
-    T.StructField("outcome", T.StringType()),
-    T.StructField("expected_outcome", T.StringType()),
-    T.StructField("message", T.StringType()),
-    T.StructField("started", T.StringType()),
-    T.StructField("duration_s", T.DoubleType()),
-])
+def spark_type(t):
+    """The Spark type of a record type (reports/record.py)."""
+    if isinstance(t, str):
+        return _SPARK_ATOMS[t]
+    if t[0] == "array":
+        return T.ArrayType(spark_type(t[1]))
+    if t[0] == "map":
+        return T.MapType(spark_type(t[1]), spark_type(t[2]))
+    return T.StructType([T.StructField(n, spark_type(ft)) for n, ft in t[1]])
 
-FIELD_NAMES = [f.name for f in RESULT_SCHEMA.fields]
+
+def arrow_type(t):
+    import pyarrow as pa
+
+    if isinstance(t, str):
+        return {"string": pa.string(), "int": pa.int32(), "double": pa.float64()}[t]
+    if t[0] == "array":
+        return pa.list_(arrow_type(t[1]))
+    if t[0] == "map":
+        return pa.map_(arrow_type(t[1]), arrow_type(t[2]))
+    return pa.struct([(n, arrow_type(ft)) for n, ft in t[1]])
+
+
+IMPLEMENTATION = spark_type(record.IMPLEMENTATION)
+FAILED_STEP = spark_type(record.FAILED_STEP)
+PROFILE = spark_type(record.PROFILE)
+RESULT_SCHEMA = T.StructType([T.StructField(n, spark_type(t)) for n, t in record.FIELDS])
 
 
 def arrow_schema():
@@ -64,39 +53,27 @@ def arrow_schema():
     """
     import pyarrow as pa
 
-    return pa.schema([
-        ("schema_version", pa.int32()),
-        ("run_id", pa.string()),
-        ("run_started", pa.string()),
-        ("suite_version", pa.string()),
-        ("vectors_digest", pa.string()),
-        ("spec", pa.string()),
-        ("spec_revision", pa.string()),
-        ("clause_ids", pa.list_(pa.string())),
-        ("level", pa.string()),
-        ("clause_outcomes", pa.map_(pa.string(), pa.string())),
-        ("failed_step", pa.struct([("index", pa.int32()), ("action", pa.string()), ("role", pa.string()),
-                                   ("clause_ids", pa.list_(pa.string()))])),
-        ("error_kind", pa.string()),
-        ("notes", pa.list_(pa.string())),
-        ("set_by", pa.map_(pa.string(), pa.string())),
-        ("test_id", pa.string()),
-        ("vector_id", pa.string()),
-        ("vector_status", pa.string()),
-        ("implementation", pa.struct([
-            ("name", pa.string()),
-            ("kind", pa.string()),
-            ("version", pa.string()),
-            ("provenance", pa.map_(pa.string(), pa.string())),
-        ])),
-        ("adapter", pa.string()),
-        ("protocol", pa.string()),
-        ("outcome", pa.string()),
-        ("expected_outcome", pa.string()),
-        ("message", pa.string()),
-        ("started", pa.string()),
-        ("duration_s", pa.float64()),
-    ])
+    return pa.schema([(n, arrow_type(t)) for n, t in record.FIELDS])
 
 # The orders and classes of outcomes live in reports/outcomes.py, the levels in fixtures/levels.py:
 # no pyspark import in either, so the gate and the renderers load without Spark.
+
+
+def with_defaults(df):
+    """Records as schema 3 reads them (reports/record.py): every field of RESULT_SCHEMA, an
+    implementation with `role` (fixtures/records.py `role_of`: a row without one is `product`, except
+    mqconform's reference codecs and mappings), and `profile` an empty map where a row has none."""
+    from pyspark.sql import functions as F
+
+    have = {f.name: f.dataType for f in df.schema.fields}
+    impl = F.col("implementation")
+    for f in IMPLEMENTATION.fields:   # a store written before schema 3 lacks implementation.role
+        if not isinstance(have.get("implementation"), T.StructType) or f.name not in have["implementation"].names:
+            impl = impl.withField(f.name, F.lit(None).cast(f.dataType))
+    name, role = impl.getField("name"), impl.getField("role")
+    guessed = (F.when(name.isin(*sorted(record.reference_names())) | name.startswith(record.REFERENCE_PROVIDER_PREFIX),
+                      F.lit("reference")).otherwise(F.lit("product")))
+    impl = impl.withField("role", F.when(role.isin(*record.ROLES), role).otherwise(guessed))
+    profile = F.col("profile") if "profile" in have else F.lit(None).cast(PROFILE)
+    return (df.withColumn("implementation", impl)
+              .withColumn("profile", F.coalesce(profile, F.create_map().cast(PROFILE))))

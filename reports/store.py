@@ -25,7 +25,7 @@ import json
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from .schema import FIELD_NAMES, RESULT_SCHEMA
+from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 RECORDS, RUNS, FLAKY = "records", "runs", "flaky"
 KEY = ("run_id", "implementation.name", "vector_id", "test_id")
@@ -122,11 +122,13 @@ def read_records(spark: SparkSession, store: str, at: int | str | None = None) -
 
 
 def conform(df: DataFrame, schema=RESULT_SCHEMA) -> DataFrame:
-    """The columns of `schema` (typed nulls for those `df` lacks), then `date`, then any others."""
+    """The columns of `schema` (typed nulls for those `df` lacks; a version written before schema 3
+    read as schema 3, reports/schema.py `with_defaults`), then `date`, then any others."""
     have = set(df.columns)
     cols = [F.col(f.name) if f.name in have else F.lit(None).cast(f.dataType).alias(f.name) for f in schema.fields]
     rest = [c for c in df.columns if c not in {f.name for f in schema.fields}]
-    return df.select(*cols, *rest)
+    out = df.select(*cols, *rest)
+    return with_defaults(out) if schema is RESULT_SCHEMA else out
 
 
 def inserted_since(spark: SparkSession, store: str, after: int, upto: int) -> DataFrame | None:

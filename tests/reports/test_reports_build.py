@@ -61,7 +61,9 @@ def test_verdicts(built):
     got = {(v["implementation"], v["spec"]): v["verdict"] for v in r["verdicts"]}
     assert got == {
         ("alpha", "ce-amqp"): "conformant-with-deviations",   # SHOULD v3 fails, MAY v4 unsupported
-        ("alpha", "rabbitmq-address@4.0"): "conformant",
+        # every row passes, but the test's clause folder has no file for this spec: which MUST clauses
+        # it must judge is not known, so coverage is unknown and the verdict cannot be conformant
+        ("alpha", "rabbitmq-address@4.0"): "incomplete",
         ("beta", "ce-amqp"): "not-conformant",                # MUST v1 xfail: a known deviation is a deviation
         (EVIL, "ce-amqp"): "incomplete",                      # MUST v2 error
         (EVIL, "rabbitmq-address@4.0"): "not-applicable",     # every vector not_applicable
@@ -71,6 +73,11 @@ def test_verdicts(built):
     assert alpha["counts"] == {"MUST": {"pass": 2}, "SHOULD": {"fail": 1}, "MAY": {"unsupported": 1}}
     assert alpha["spec_revision"] == "1.0.3-wip"
     assert alpha["badge"] == "badges/alpha--ce-amqp.svg"
+    # the clause file knows one testable MUST clause (C1): judged and held in alpha's latest run
+    assert alpha["coverage"]["applying"] == 1 and alpha["coverage"]["judged_and_held"] == 1
+    assert alpha["covers"] == "codec verdict" and alpha["role"] == "product"
+    rmq = next(v for v in r["verdicts"] if v["implementation"] == "alpha" and v["spec"] == "rabbitmq-address@4.0")
+    assert rmq["coverage"]["status"] == "unknown" and "no clause file" in rmq["coverage"]["not_judged"][0]["why"]
 
 
 def test_history(built):
@@ -128,13 +135,14 @@ def test_store_is_a_delta_table_partitioned_by_date(built):
     assert (out / "store" / "runs" / "_delta_log").is_dir() and (out / "store" / "flaky" / "_delta_log").is_dir()
 
 
-def test_rebuild_from_store_and_accumulate(built, spark, results, tmp_path):
+def test_rebuild_from_store_and_accumulate(built, spark, results, clause_dir, tmp_path):
     """The store reads back to the same report, and --accumulate adds runs without doubling."""
     from reports import build
 
     out, report = built
     again = tmp_path / "again"
-    assert build.run([str(out / "store")], str(again), spark=spark, clause_dir=str(out)) == 0
+    # the same clause files: a verdict's coverage depends on them
+    assert build.run([str(out / "store")], str(again), spark=spark, clause_dir=str(clause_dir)) == 0
     rebuilt = json.loads((again / "compliance.json").read_text())
     for key in ("implementations", "verdicts", "history", "diff", "flaky", "totals"):
         assert rebuilt[key] == report[key], key
@@ -159,13 +167,13 @@ def test_as_of_rebuilds_a_past_version(built, spark, clause_dir, tmp_path, capsy
     assert "no store version as of 2000-01-01" in capsys.readouterr().err
 
 
-def test_build_from_one_mixed_folder(built, spark, results, tmp_path):
+def test_build_from_one_mixed_folder(built, spark, results, clause_dir, tmp_path):
     """A folder holding a Parquet file, JSON Lines files and a subfolder reads like the files one by one."""
     from reports import build
 
     _, report = built
     folder = results["alpha"].parent
-    assert build.run([str(folder)], str(tmp_path / "site"), spark=spark) == 0
+    assert build.run([str(folder)], str(tmp_path / "site"), spark=spark, clause_dir=str(clause_dir)) == 0
     again = json.loads((tmp_path / "site" / "compliance.json").read_text())
     assert again["totals"] == report["totals"] and again["verdicts"] == report["verdicts"]
 

@@ -69,7 +69,7 @@ def test_schema_matches_docs_results_md():
     table = doc.split("| field | type | meaning |")[1].split("\n\n")[0]
     documented = re.findall(r"^\| `([a-z_]+)` \|", table, re.M)
     assert documented == FIELD_NAMES
-    assert [f.name for f in IMPLEMENTATION.fields] == ["name", "kind", "version", "provenance"]
+    assert [f.name for f in IMPLEMENTATION.fields] == ["name", "kind", "version", "provenance", "role"]
     assert arrow_schema().names == FIELD_NAMES
 
 
