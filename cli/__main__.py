@@ -190,9 +190,12 @@ exit codes:
 """
 CLEANUP_EXIT = """\
 exit codes:
-  0  every container of a dead run was removed (each is named), or there was none
-  2  usage error (cleanup takes no arguments)
-  3  no container engine could be had
+  0  every container of a dead run was removed (each is named), or there was none; with --endpoint:
+     every leftover of the suite on that broker was deleted (each is named), or there was none
+  1  with --endpoint: some could not be deleted (named, with why)
+  2  usage error (a bad --endpoint or --netrc-file)
+  3  no container engine could be had; with --endpoint: the broker's queues and exchanges could not
+     be listed (no management API, login refused)
 """
 
 
@@ -238,12 +241,54 @@ def images_main(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
+def _cleanup_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=f"{PROG} cleanup", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CLEANUP_EXIT,
+        description="Remove the broker containers of runs whose process is gone (a run killed with SIGKILL, a "
+                    "crashed machine); containers of live runs, and of other hosts, are kept. With --endpoint: "
+                    "delete instead what such runs left on a broker you run, the suite's names only (queues and "
+                    "exchanges named mqc.*, with their bindings, and the amq.gen-* queues bound to them), found "
+                    "through RabbitMQ's management API (fixtures/leftovers.py). Run it when no run uses that broker.")
+    p.add_argument("--endpoint", action="append", default=[], metavar="NAME=URL",
+                   help="the broker, as certify takes it; the password from MQCONFORM_PASSWORD_NAME or --netrc-file")
+    p.add_argument("--netrc-file", default=None, metavar="FILE", help="netrc-style file with the endpoint's password")
+    return p
+
+
+def cleanup_endpoints(texts: list[str], netrc_path: str | None) -> int:
+    from fixtures import credentials, leftovers
+    from fixtures.adapters.endpoint import EndpointError, parse_option
+
+    try:
+        netrc_file = credentials.load_netrc(netrc_path)[0] if netrc_path else None
+        endpoints = [(name, credentials.resolve(name, ep, os.environ, netrc_file, netrc_path))
+                     for name, ep in map(parse_option, texts)]
+    except (EndpointError, credentials.CredentialsError) as exc:
+        print(f"{PROG} cleanup: {exc}", file=sys.stderr)
+        return 2
+    status = 0
+    for name, ep in endpoints:
+        try:
+            found, left = leftovers.clean(ep, name)
+        except leftovers.Unlisted as exc:
+            print(f"{PROG} cleanup: {name} ({ep.redacted()}): cannot list its queues and exchanges: {exc}",
+                  file=sys.stderr)
+            status = max(status, 3)
+            continue
+        for what in found:
+            print(f"{name}: {what}")
+        if left:
+            print(f"{PROG} cleanup: {left}", file=sys.stderr)
+            status = max(status, 1)
+        else:
+            print(f"{PROG} cleanup: {name} ({ep.redacted()}): {len(found)} leftover(s) of the suite deleted")
+    return status
+
+
 def cleanup_main(argv: list[str]) -> int:
-    argparse.ArgumentParser(prog=f"{PROG} cleanup", formatter_class=argparse.RawDescriptionHelpFormatter,
-                            epilog=CLEANUP_EXIT,
-                            description="Remove the broker containers of runs whose process is gone (a run "
-                                        "killed with SIGKILL, a crashed machine); containers of live runs, and "
-                                        "of other hosts, are kept.").parse_args(argv)
+    args = _cleanup_parser().parse_args(argv)
+    if args.endpoint:
+        return cleanup_endpoints(args.endpoint, args.netrc_file)
     from fixtures.provision import cleanup_leftovers, engine
 
     try:
