@@ -75,6 +75,28 @@ def default_out(name: str) -> Path:
     return Path("certificates") / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}-{stamp}"
 
 
+def spec_problem(globs: list[str]) -> str | None:
+    """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry),
+    or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
+    from fnmatch import fnmatchcase
+
+    from fixtures.registry import RegistryError, load_registry
+
+    if not globs:
+        return None
+    try:
+        known = sorted(load_registry(ROOT / "vectors" / "clauses").specs)
+    except RegistryError:
+        return None   # the run says what is wrong with the registry
+    for glob in globs:
+        if not glob.strip():
+            return (f"--spec {glob!r}: an empty pattern matches no spec; leave --spec out to certify every spec "
+                    f"(known: {', '.join(known)})")
+        if not any(fnmatchcase(s, glob) for s in known):
+            return f"--spec {glob!r} matches no spec (known: {', '.join(known)})"
+    return None
+
+
 def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
     from reports import validate
 
@@ -110,6 +132,10 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
                 _say(f"--deviations: {e.where}: names implementation {e.implementation!r}, not {name!r}: "
                      "a certification lists the deviations its own implementation declares")
                 return EXIT_USAGE
+    problem = spec_problem(specs)
+    if problem:
+        _say(problem)
+        return EXIT_USAGE
     if netrc_file and not Path(netrc_file).is_file():
         _say(f"--netrc-file {netrc_file}: no such file")
         return EXIT_USAGE
