@@ -184,6 +184,10 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
     # the run is a run of its own: no run id of a caller, no xdist worker identity of a caller's pytest
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
+    # Each step's temporary files (pytest's, Spark's) go into the temporary store, removed with it
+    # however the certification ends.
+    (store / "tmp").mkdir()
+    env["TMPDIR"] = str(store / "tmp")
     scope = ", ".join(specs) or "every spec"
     # pytest shows its own progress (a mark per vector, each target named as it starts): no ticker of
     # ours in the middle of its lines, only the step's start and end.
@@ -219,7 +223,8 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         try:
             build = stopping.run_child([sys.executable, "-m", "reports", "build", "--results", str(results),
                                         "--out", str(partial / bundle.REPORT), "--store", str(store / "store")],
-                                       cwd=ROOT, timeout_s=timeout_s, stdin=subprocess.DEVNULL, capture_output=True)
+                                       cwd=ROOT, env=env, timeout_s=timeout_s, stdin=subprocess.DEVNULL,
+                                       capture_output=True)
         except subprocess.TimeoutExpired:
             _say(f"the report took longer than {timeout_s:.0f}s (MQCONFORM_CERTIFY_TIMEOUT): no certificate")
             return EXIT_NO_CERTIFICATE

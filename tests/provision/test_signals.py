@@ -184,3 +184,29 @@ def test_cleanup_endpoint_removes_what_a_sigkilled_certify_left(certify, tmp_pat
     assert again.returncode == 0 and ": 0 leftover(s) of the suite deleted" in again.stdout, again.stdout + again.stderr
     print(f"left by the SIGKILLed run: {sorted(set(sum(left.values(), [])) - set(sum(before.values(), [])))}\n"
           f"cleanup said: {cleaned.stdout}")
+
+
+def test_sigterm_to_run_during_the_vectors_leaves_the_endpoint_as_found(vendor, engine, tmp_path):  # noqa: F811
+    """`./mqconform run` (the script, its pytest with two xdist workers, the report's Spark beside):
+    SIGTERM to the script alone reaches pytest and its workers, which stop as on Ctrl-C."""
+    rt, _ = vendor
+    url, env, tmp, management = _setup(rt, engine, tmp_path)
+    env.update({"MQCONFORM_OUT": str(tmp_path / "out"), "MQCONFORM_JOBS": "2"})
+    before = state(rt)
+    cmd = Command(["run", "--endpoint", url, "--spec", SPEC], env)
+    try:
+        _wait_for_the_suites_names(cmd, management, timeout=900)
+        cmd.proc.send_signal(signal.SIGTERM)
+        rc = cmd.wait(240)
+        assert rc == 3, cmd.output[-3000:]
+        assert "stopped by a signal" in cmd.output, cmd.output[-3000:]
+        deadline = time.monotonic() + 60
+        while cmd.processes() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert cmd.processes() == [], "processes outlived the run"
+        assert state(rt) == before, "the broker is not as it was:\n" + cmd.output[-3000:]
+        rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+        assert all(r["error_kind"] == "interrupted" for r in rows if r["outcome"] == "error"
+                   and r["error_kind"] in ("adapter", "target", "observation")), rows[-1]
+    finally:
+        cmd.kill_all()
