@@ -200,11 +200,13 @@ def test_sigterm_to_run_during_the_vectors_leaves_the_endpoint_as_found(vendor, 
         rc = cmd.wait(240)
         assert rc == 3, cmd.output[-3000:]
         assert "stopped by a signal" in cmd.output, cmd.output[-3000:]
-        deadline = time.monotonic() + 60
+        assert state(rt) == before, "the broker is not as it was:\n" + cmd.output[-3000:]
+        # the report's Spark, started beside the vectors, is stopped by the script's exit (its JVM's
+        # shutdown takes a while on a loaded host)
+        deadline = time.monotonic() + 240
         while cmd.processes() and time.monotonic() < deadline:
             time.sleep(0.5)
         assert cmd.processes() == [], "processes outlived the run"
-        assert state(rt) == before, "the broker is not as it was:\n" + cmd.output[-3000:]
         rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
         assert all(r["error_kind"] == "interrupted" for r in rows if r["outcome"] == "error"
                    and r["error_kind"] in ("adapter", "target", "observation")), rows[-1]
