@@ -28,6 +28,7 @@ from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
+from . import stated  # noqa: E402
 
 SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
@@ -159,6 +160,7 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
         "scope": list(scope) or ["every spec"],
         "specs": spec_verdicts(rows),
         "declared_deviations": declared(rows, list(deviation_entries), on),
+        "stated_facts": stated.of(rows),   # certify/stated.py
     }
 
 
@@ -243,6 +245,7 @@ def render(f: dict) -> str:
             rows = ", ".join(d["rows"]) or "none (not observed in this run)"
             lines.append(f"| {md_cell(d['implementation'])} | {md_cell(what)} | {md_cell(d['outcome'])} | {md_cell(d['reason'])} | "
                          f"{md_cell(d['link'] or '—')} | {md_cell(rows)} |")
+    lines += stated.section(f)
     lines += ["", "## How to check this certificate", "",
               "Every file of this folder is in `MANIFEST.sha256`. From a checkout of the suite commit above:", "",
               "    ./mqconform verify THIS_FOLDER", "",

@@ -10,7 +10,10 @@ Steps, each said with its elapsed time (fixtures/progress.py):
   3. build the report of the rows (reports build, Spark), its store kept outside the bundle;
   4. write certificate.json, CERTIFICATE.md, the declared deviations and MANIFEST.sha256.
 Everything is written into a sibling folder `OUT.partial-PID` and renamed to OUT at the end: a
-certification that fails or is interrupted leaves no bundle (and removes the partial one).
+certification that fails or is interrupted (Ctrl-C, SIGTERM, SIGHUP alike: certify/stopping.py)
+leaves no bundle, removes the partial one and its temporary store, and the run it stopped
+deletes what it made on the endpoint. One certification at a time writes a given OUT: a second
+one started while the first runs is refused at once (usage error), naming the first's process.
 The password comes from the URL, MQCONFORM_PASSWORD_<NAME> or --netrc-file (fixtures/credentials.py)
 and is never printed: the endpoint is shown as the plugin masks it.
 """
@@ -26,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import bundle, certificate
+from . import bundle, certificate, outlock, stopping
 
 ROOT = Path(__file__).resolve().parent.parent
 # Suites left out of a certification: they yield no rows (drawn events through brokers fail as pytest
@@ -73,6 +76,28 @@ def default_out(name: str) -> Path:
     return Path("certificates") / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}-{stamp}"
 
 
+def spec_problem(globs: list[str]) -> str | None:
+    """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry),
+    or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
+    from fnmatch import fnmatchcase
+
+    from fixtures.registry import RegistryError, load_registry
+
+    if not globs:
+        return None
+    try:
+        known = sorted(load_registry(ROOT / "vectors" / "clauses").specs)
+    except RegistryError:
+        return None   # the run says what is wrong with the registry
+    for glob in globs:
+        if not glob.strip():
+            return (f"--spec {glob!r}: an empty pattern matches no spec; leave --spec out to certify every spec "
+                    f"(known: {', '.join(known)})")
+        if not any(fnmatchcase(s, glob) for s in known):
+            return f"--spec {glob!r} matches no spec (known: {', '.join(known)})"
+    return None
+
+
 def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
     from reports import validate
 
@@ -108,29 +133,43 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
                 _say(f"--deviations: {e.where}: names implementation {e.implementation!r}, not {name!r}: "
                      "a certification lists the deviations its own implementation declares")
                 return EXIT_USAGE
+    problem = spec_problem(specs)
+    if problem:
+        _say(problem)
+        return EXIT_USAGE
     if netrc_file and not Path(netrc_file).is_file():
         _say(f"--netrc-file {netrc_file}: no such file")
         return EXIT_USAGE
     target = Path(out) if out else default_out(name)
-    if target.exists():
-        _say(f"--out {target}: exists; a bundle is written into a new folder")
-        return EXIT_USAGE
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
-    partial.mkdir()
-    store = Path(tempfile.mkdtemp(prefix="mqconform-certify-store-"))
-    # The commit is read before the run, as the rows' suite version is: the two name one checkout.
-    commit = suite_commit()
-    try:
-        return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit,
-                        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress,
-                        allow_users)
-    except KeyboardInterrupt:
-        _say("interrupted: no certificate")
-        return EXIT_NO_CERTIFICATE
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
-        shutil.rmtree(store, ignore_errors=True)
+    with stopping.handled(), outlock.claim(target) as other:
+        if other is not None:
+            _say(f"--out {target}: another certify ({other}) is writing it now; wait for it to end, or give "
+                 "another --out")
+            return EXIT_USAGE
+        if target.exists():
+            _say(f"--out {target}: exists; a bundle is written into a new folder")
+            return EXIT_USAGE
+        partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
+        store = None
+        try:
+            partial.mkdir()
+            store = Path(tempfile.mkdtemp(prefix="mqconform-certify-store-"))
+            # The commit is read before the run, as the rows' suite version is: the two name one checkout.
+            commit = suite_commit()
+            return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations,
+                            commit, timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress,
+                            allow_users)
+        except KeyboardInterrupt as exc:
+            stopping.quiet()
+            how = exc.args[0] if isinstance(exc, stopping.Stopped) else "Ctrl-C"
+            _say(f"interrupted ({how}): no certificate; the partial bundle and the temporary store are removed")
+            return EXIT_NO_CERTIFICATE
+        finally:
+            stopping.quiet()
+            shutil.rmtree(partial, ignore_errors=True)
+            if store is not None:
+                shutil.rmtree(store, ignore_errors=True)
 
 
 def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit, timeout_s,
@@ -149,12 +188,16 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         cmd.append("--allow-users")
     # the run is a run of its own: no run id of a caller, no xdist worker identity of a caller's pytest
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
+    # Each step's temporary files (pytest's, Spark's) go into the temporary store, removed with it
+    # however the certification ends.
+    (store / "tmp").mkdir()
+    env["TMPDIR"] = str(store / "tmp")
     scope = ", ".join(specs) or "every spec"
     # pytest shows its own progress (a mark per vector, each target named as it starts): no ticker of
     # ours in the middle of its lines, only the step's start and end.
     with progress.step(f"running {scope} against {name} ({ep.redacted()})", done="ran", period=24 * 3600):
         try:
-            status = subprocess.run(cmd, cwd=ROOT, env=env, timeout=timeout_s, stdin=subprocess.DEVNULL).returncode
+            status = stopping.run_child(cmd, cwd=ROOT, env=env, timeout_s=timeout_s, stdin=subprocess.DEVNULL).returncode
         except subprocess.TimeoutExpired:
             _say(f"the run took longer than {timeout_s:.0f}s (MQCONFORM_CERTIFY_TIMEOUT): no certificate")
             return EXIT_NO_CERTIFICATE
@@ -181,9 +224,14 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         return EXIT_NO_CERTIFICATE
 
     with progress.step("building the report (Spark)", done="built"):
-        build = subprocess.run([sys.executable, "-m", "reports", "build", "--results", str(results),
-                                "--out", str(partial / bundle.REPORT), "--store", str(store / "store")],
-                               cwd=ROOT, timeout=timeout_s, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        try:
+            build = stopping.run_child([sys.executable, "-m", "reports", "build", "--results", str(results),
+                                        "--out", str(partial / bundle.REPORT), "--store", str(store / "store")],
+                                       cwd=ROOT, env=env, timeout_s=timeout_s, stdin=subprocess.DEVNULL,
+                                       capture_output=True)
+        except subprocess.TimeoutExpired:
+            _say(f"the report took longer than {timeout_s:.0f}s (MQCONFORM_CERTIFY_TIMEOUT): no certificate")
+            return EXIT_NO_CERTIFICATE
     if build.returncode != 0:
         sys.stderr.write(build.stdout[-2000:] + build.stderr[-4000:])
         _say("the report could not be built: no certificate")
@@ -202,6 +250,7 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         shutil.copyfile(deviations, partial / bundle.DEVIATIONS)
     (partial / bundle.CERTIFICATE_JSON).write_text(json.dumps(f, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (partial / bundle.CERTIFICATE_MD).write_text(certificate.render(f), encoding="utf-8")
+    stopping.quiet()   # the bundle is complete: a signal now no longer undoes it
     manifest = bundle.write_manifest(partial)
     partial.rename(target)
 

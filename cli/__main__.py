@@ -6,9 +6,10 @@ handed their arguments untouched, so they read the same here and there; their --
 entry's header, the home's option help, and the exit codes. Heavy imports (Spark, the pytest
 plugin) happen only inside the command that needs them.
 
-Exit codes follow one convention across commands: 0 done and good, 1 done and the result is bad
-(failures, not conformant, does not verify), 2 usage or input error (nothing was done), 3 the
-command could not do its work (no container engine, no certificate).
+Exit codes follow one convention across commands (CONVENTION, stated once in `./mqconform --help`;
+each command's --help says what each code means for it and refers to it). Where a command's home
+uses another code for one of these cases, this entry maps it (HOME_CODES), and tests/test_exit_codes.py
+runs each command's failure modes to keep it so.
 """
 from __future__ import annotations
 
@@ -22,6 +23,15 @@ from io import StringIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CONVENTION = """\
+exit codes, one convention for every command:
+  0  done, and the result is good
+  1  done, and the result is bad (failures, not conformant, does not verify, leftovers that stay)
+  2  usage or input error: nothing was done (bad arguments, a --spec matching no spec, invalid rows)
+  3  the command could not do its work: interrupted (Ctrl-C, SIGTERM, SIGHUP), no container engine,
+     no certificate, Spark or the environment failed
+"""
+REFER = f"exit codes (the convention of `{'./mqconform'} --help`):"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 PROG = "./mqconform"
@@ -50,14 +60,41 @@ def _help_of(fn, argv) -> str:
 
 # ---- run: the main job ---------------------------------------------------------------------------
 
-RUN_EXIT = """\
-exit codes (those of scripts/conformance.sh):
+RUN_EXIT = f"""\
+{REFER}
   0  the gate passed: no failure beyond the known deviations and known not-judged vectors in expectations/
   1  the gate found failures no active expectation covers (new regressions)
-  2  usage or input error, or the environment could not be set up (scripts/bootstrap.sh failed), or
-     the report could not be built from the rows; also pytest's own 2 when the run was interrupted
-  3, 4  pytest's internal error or usage error (a bad --spec, --endpoint, ...), said above
+  2  usage or input error: an option pytest or the plugin refused (a --spec matching no spec, a bad
+     --endpoint, ...), no vector selected, or rows or expectations the gate could not read
+  3  the run could not be done: interrupted (Ctrl-C, SIGTERM or SIGHUP: brokers removed, what the
+     suite made on an endpoint deleted), the environment could not be set up, pytest's internal
+     error, or the report could not be built
 """
+RUN_HELP = f"""\
+usage: {PROG} run [OPTIONS]
+
+The main job: every suite against the catalog's default brokers (or --target / --endpoint ones) and
+the reference codecs, then the report (Spark) and the CI gate. Writes $MQCONFORM_OUT (default out/):
+results.jsonl (the rows), junit.xml, report/ (index.html, summary.md, compliance.json, badges/) and
+timing.md. Brokers are started in containers (Docker, or podman started here) and removed at the end.
+
+OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest suites --help`, group
+"mqconform"), for example:
+  --spec GLOB            only specs matching GLOB (repeatable; a GLOB matching no spec is a usage error)
+  --clause GLOB          only vectors of clauses matching GLOB
+  --level LEVEL          only vectors of that level (MUST, SHOULD, ...)
+  --target GLOB          catalog brokers to run (`{PROG} images --list`)
+  --endpoint NAME=URL    a broker you run (README, Brokers); its password from MQCONFORM_PASSWORD_NAME
+  --impl GLOB            only implementations whose name matches
+
+environment:
+  MQCONFORM_OUT          output folder (default out/)
+  MQCONFORM_JOBS         pytest workers (default: cores + 1; 1 runs in one process)
+
+Ctrl-C during the vectors stops them and the report is built from what ran; SIGTERM and SIGHUP end
+the run as Ctrl-C does, without a report.
+
+{RUN_EXIT}"""
 
 
 def run_main(argv: list[str]) -> int:
@@ -67,9 +104,7 @@ def run_main(argv: list[str]) -> int:
 
 
 def run_help(_argv) -> str:
-    doc = [ln[2:] for ln in (ROOT / "scripts" / "conformance.sh").read_text().splitlines()[1:] if ln.startswith("#")]
-    return (f"usage: {PROG} run [pytest options, e.g. --spec 'ce-*' --target GLOB --endpoint NAME=URL]\n\n"
-            + "\n".join(doc) + "\n")
+    return RUN_HELP
 
 
 # ---- certify and verify ----------------------------------------------------------------------------
@@ -78,7 +113,8 @@ def _certify_parser() -> argparse.ArgumentParser:
     from certify.run import EXIT_CODES
 
     p = argparse.ArgumentParser(
-        prog=f"{PROG} certify", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES,
+        prog=f"{PROG} certify", formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXIT_CODES.replace("exit codes:", REFER, 1),
         description=textwrap.dedent("""\
             Certify one broker you run: every spec that applies, with no expectations file, into one
             folder (results.jsonl, junit.xml, report/, CERTIFICATE.md, certificate.json, MANIFEST.sha256)
@@ -119,7 +155,8 @@ def _verify_parser() -> argparse.ArgumentParser:
     from certify.verify import EXIT_CODES
 
     p = argparse.ArgumentParser(
-        prog=f"{PROG} verify", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXIT_CODES,
+        prog=f"{PROG} verify", formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXIT_CODES.replace("exit codes:", REFER, 1),
         description="Check a certification bundle: recompute every verdict from its rows (no Spark), check "
                     "every SHA-256 of its manifest, and that this checkout is the suite version that made it.")
     p.add_argument("bundle", metavar="BUNDLE", help="the folder certify wrote")
@@ -145,15 +182,51 @@ def _reports(sub: str):
     return run
 
 
-BENCH_EXIT = """\
-exit codes:
-  bench brokers:  0 every broker measured; 1 a broker or protocol could not be measured (its row says
-                  why); 2 usage error (bad arguments, unknown --target)
+REPORT_EXIT = f"""\
+{REFER}
+  0  report written
+  2  usage or input error, nothing written: bad arguments, a missing results path, a malformed
+     expectations file (file:line and field), an invalid record (file:line; only a torn last line
+     is skipped, and said), no valid records, a local path the cluster's executors cannot see, or
+     no store version for --as-of
+  3  the report could not be built: Spark failed (the traceback says why), the cluster gave no
+     executor in time, or with --wait-for: FILE did not appear within --wait-timeout
+     (python -m reports build says 1 for the first two)
+"""
+GATE_EXIT = f"""\
+{REFER}
+  0  every fail / error / xfail in the latest run of each implementation is covered by an active
+     expectation, or is of a vector quarantined as flaky
+  1  uncovered failures (a new regression, or a failure whose expectation expired); with --strict
+     also: nothing uncovered, but an expectation has expired or is stale (python -m reports gate
+     says 3 for that)
+  2  usage or input error: bad arguments, a missing or unreadable results path, a malformed
+     expectations file, an invalid record (file:line), or no result records at all
+"""
+
+
+def _mapped(run, codes: dict[int, int]):
+    """A home's exit codes told in the convention (CONVENTION): `codes` maps the home's to ours."""
+    def mapped(argv):
+        rc = run(argv)
+        return codes.get(rc, rc)
+    return mapped
+
+
+def _options_only(text: str) -> str:
+    """A home's --help without its own exit codes (this entry states them, in the convention)."""
+    return text.split("\nexit codes:\n", 1)[0].rstrip() + "\n"
+
+
+BENCH_EXIT = f"""\
+{REFER}
+  bench brokers:  0 every broker measured; 2 usage error (bad arguments, unknown --target); 3 a
+                  broker or protocol could not be measured (its row says why)
   bench reports:  0 the builds ran (a build stopped at the memory cap or time limit is a row, not an
                   exit code); 2 usage error
 """
-COVERAGE_EXIT = """\
-exit codes:
+COVERAGE_EXIT = f"""\
+{REFER}
   0  coverage printed
   2  usage error, or the vector tree is invalid (the message names file, line and field)
 """
@@ -168,7 +241,8 @@ def bench_main(argv: list[str]) -> int:
         return 2
     if which == "brokers":
         from fixtures.bench.__main__ import main
-        return main(rest)
+        rc = main(rest)
+        return 3 if rc == 1 else rc   # could not measure: the convention's 3
     return _reports("bench")(rest)
 
 
@@ -187,18 +261,21 @@ def coverage_main(argv: list[str]) -> int:
 
 # ---- images and cleanup: the container side -----------------------------------------------------------
 
-IMAGES_EXIT = """\
-exit codes:
+IMAGES_EXIT = f"""\
+{REFER}
   0  every image asked for is there (built, pulled or cached)
   1  an image could not be had (the others were still tried; each failure is said with its log's tail)
   2  usage error: a name the catalog does not know
   3  no container engine (Docker, or podman's Docker API) could be had
 """
-CLEANUP_EXIT = """\
-exit codes:
-  0  every container of a dead run was removed (each is named), or there was none
-  2  usage error (cleanup takes no arguments)
-  3  no container engine could be had
+CLEANUP_EXIT = f"""\
+{REFER}
+  0  every container of a dead run was removed (each is named), or there was none; with --endpoint:
+     every leftover of the suite on that broker was deleted (each is named), or there was none
+  1  with --endpoint: some could not be deleted (named, with why)
+  2  usage error (a bad --endpoint or --netrc-file)
+  3  no container engine could be had; with --endpoint: the broker's queues and exchanges could not
+     be listed (no management API, login refused)
 """
 
 
@@ -244,12 +321,54 @@ def images_main(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
+def _cleanup_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=f"{PROG} cleanup", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CLEANUP_EXIT,
+        description="Remove the broker containers of runs whose process is gone (a run killed with SIGKILL, a "
+                    "crashed machine); containers of live runs, and of other hosts, are kept. With --endpoint: "
+                    "delete instead what such runs left on a broker you run, the suite's names only (queues and "
+                    "exchanges named mqc.*, with their bindings, and the amq.gen-* queues bound to them), found "
+                    "through RabbitMQ's management API (fixtures/leftovers.py). Run it when no run uses that broker.")
+    p.add_argument("--endpoint", action="append", default=[], metavar="NAME=URL",
+                   help="the broker, as certify takes it; the password from MQCONFORM_PASSWORD_NAME or --netrc-file")
+    p.add_argument("--netrc-file", default=None, metavar="FILE", help="netrc-style file with the endpoint's password")
+    return p
+
+
+def cleanup_endpoints(texts: list[str], netrc_path: str | None) -> int:
+    from fixtures import credentials, leftovers
+    from fixtures.adapters.endpoint import EndpointError, parse_option
+
+    try:
+        netrc_file = credentials.load_netrc(netrc_path)[0] if netrc_path else None
+        endpoints = [(name, credentials.resolve(name, ep, os.environ, netrc_file, netrc_path))
+                     for name, ep in map(parse_option, texts)]
+    except (EndpointError, credentials.CredentialsError) as exc:
+        print(f"{PROG} cleanup: {exc}", file=sys.stderr)
+        return 2
+    status = 0
+    for name, ep in endpoints:
+        try:
+            found, left = leftovers.clean(ep, name)
+        except leftovers.Unlisted as exc:
+            print(f"{PROG} cleanup: {name} ({ep.redacted()}): cannot list its queues and exchanges: {exc}",
+                  file=sys.stderr)
+            status = max(status, 3)
+            continue
+        for what in found:
+            print(f"{name}: {what}")
+        if left:
+            print(f"{PROG} cleanup: {left}", file=sys.stderr)
+            status = max(status, 1)
+        else:
+            print(f"{PROG} cleanup: {name} ({ep.redacted()}): {len(found)} leftover(s) of the suite deleted")
+    return status
+
+
 def cleanup_main(argv: list[str]) -> int:
-    argparse.ArgumentParser(prog=f"{PROG} cleanup", formatter_class=argparse.RawDescriptionHelpFormatter,
-                            epilog=CLEANUP_EXIT,
-                            description="Remove the broker containers of runs whose process is gone (a run "
-                                        "killed with SIGKILL, a crashed machine); containers of live runs, and "
-                                        "of other hosts, are kept.").parse_args(argv)
+    args = _cleanup_parser().parse_args(argv)
+    if args.endpoint:
+        return cleanup_endpoints(args.endpoint, args.netrc_file)
     from fixtures.provision import cleanup_leftovers, engine
 
     try:
@@ -266,15 +385,17 @@ def cleanup_main(argv: list[str]) -> int:
 
 COMMANDS = {c.name: c for c in (
     Command("run", "the main job: every suite against the default implementations, report and gate (out/)",
-            RUN_EXIT, run_main, "scripts/conformance.sh", run_help),
+            "", run_main, "", run_help),
     Command("certify", "certify one broker you run: a bundle with CERTIFICATE.md and a SHA-256 manifest",
             "", certify_main),
     Command("verify", "check a certification bundle: digests, verdicts recomputed from its rows, suite version",
             "", verify_main),
     Command("report", "build the HTML / Markdown / JSON report of result rows (Spark, Delta Lake store)",
-            "", _reports("build"), "python -m reports build", lambda a: _help_of(_reports("build"), a)),
+            REPORT_EXIT, _mapped(_reports("build"), {1: 3}), "python -m reports build",
+            lambda a: _options_only(_help_of(_reports("build"), a))),
     Command("gate", "CI gate: fail on failures no expectation covers (no JVM)",
-            "", _reports("gate"), "python -m reports gate", lambda a: _help_of(_reports("gate"), a)),
+            GATE_EXIT, _mapped(_reports("gate"), {3: 1}), "python -m reports gate",
+            lambda a: _options_only(_help_of(_reports("gate"), a))),
     Command("bench", "time the suite against bare clients (brokers) or report builds against DuckDB (reports)",
             BENCH_EXIT, bench_main, "python -m fixtures.bench, python -m reports bench", bench_help),
     Command("coverage", "which testable clauses have vectors, per spec and level",
@@ -290,9 +411,7 @@ def top_help() -> str:
     lines = [f"usage: {PROG} COMMAND [ARGS]   ({PROG} COMMAND --help: its options and exit codes)", "",
              "mqconform, a conformance suite for messaging. Commands:", ""]
     lines += [f"  {c.name:{width}}  {c.summary}" for c in COMMANDS.values()]
-    lines += ["", "exit codes, the same convention in every command: 0 done and good; 1 done, and the result is",
-              "bad (failures, not conformant, does not verify); 2 usage or input error, nothing done; 3 the",
-              "command could not do its work (no container engine, no certificate).", ""]
+    lines += ["", CONVENTION]
     return "\n".join(lines)
 
 
@@ -307,12 +426,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rest = argv[1:]
     if cmd.home_help is not None and ("-h" in rest or "--help" in rest):
-        print(f"{PROG} {cmd.name}: {cmd.summary}\n(the options of {cmd.home})\n")
+        if cmd.home:
+            print(f"{PROG} {cmd.name}: {cmd.summary}\n(the options of {cmd.home})\n")
         print(cmd.home_help(rest))
-        if cmd.exit_codes:   # report and gate: their home's help states them already
+        if cmd.exit_codes:
             print(cmd.exit_codes)
         return 0
-    return cmd.run(rest)
+    try:
+        return cmd.run(rest)
+    except KeyboardInterrupt:
+        print(f"{PROG} {cmd.name}: interrupted", file=sys.stderr)
+        return 3
+    except Exception:   # noqa: BLE001 - a defect: said in full, and told apart from a bad result (1)
+        import traceback
+
+        traceback.print_exc()
+        print(f"{PROG} {cmd.name}: stopped by an internal error (above)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 #   bash scripts/conformance.sh [extra pytest options, e.g. --spec 'ce-*' --impl 'rabbitmq-*']
 # Output folder: $MQCONFORM_OUT (default out/): results.jsonl (the rows, JSON Lines), junit.xml (one
 # testcase per vector x implementation, its record as a JSON property), report/ (index.html,
-# summary.md, compliance.json, badges/). Exit status: that of `python -m reports gate` (0: no failure beyond
-# the known deviations in expectations/; 1: new failures; 2: bad input), or pytest's when the
-# run itself broke (interrupted, internal or usage error).
+# summary.md, compliance.json, badges/). Exit status, in the convention of every command
+# (./mqconform --help): that of `python -m reports gate` when the vectors ran (0: no failure beyond
+# the known deviations in expectations/; 1: new failures; 2: bad input); 2 when pytest refused the
+# arguments or selected nothing; 3 when the run could not be done: interrupted (Ctrl-C, SIGTERM,
+# SIGHUP), pytest's internal error, no environment, or no report.
 #
 # Brokers: the catalog's default run (fixtures/provision/targets.yaml) starts in containers through
 # Docker, or podman's Docker API installed and started here when there is no Docker; images are
@@ -40,7 +42,7 @@ phases="$out/phases.txt"
 : > "$phases"
 # fixtures.runclock is standard library only: it runs before the virtualenv exists.
 python3 -m fixtures.runclock mark "$phases" "bootstrap (Python environment)"
-bash scripts/bootstrap.sh || exit 2
+bash scripts/bootstrap.sh || exit 3
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
 python3 -m fixtures.runclock sample-memory "$out/memory.json" &
 sampler=$!
@@ -75,8 +77,24 @@ cleanup() {
 trap cleanup EXIT
 # Bash runs no EXIT trap when a signal ends it: these make the signals end it through exit.
 # During the vectors Ctrl-C is pytest's to handle (it stops, and the report is built from what ran).
-trap '[ "$phase" = vectors ] || exit 130' INT
-trap 'exit 143' TERM
+# SIGTERM (a CI timeout) and SIGHUP (a closed terminal) end the run as Ctrl-C does, wherever they
+# are sent (to this script alone, or to its process group): during the vectors pytest is passed
+# the signal, which it handles as Ctrl-C (fixtures/signals.py: brokers removed, what the suite made
+# on an endpoint deleted, rows cut short marked interrupted), and the run ends once pytest has;
+# elsewhere the run ends at once, the report build and the gate stopped by the EXIT trap.
+vectors=""      # pytest's pid while the vectors run
+stopped=""      # the exit status a SIGTERM / SIGHUP asked for
+on_signal() {
+  if [ -n "$vectors" ]; then
+    [ -n "$stopped" ] || kill "-$2" "$vectors" 2>/dev/null
+    stopped=$1
+  else
+    exit "$1"
+  fi
+}
+trap '[ "$phase" = vectors ] || exit 3' INT
+trap 'on_signal 3 TERM' TERM
+trap 'on_signal 3 HUP' HUP
 python3 -m fixtures.runclock mark "$phases" "engine and image build"
 if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
   if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
@@ -101,11 +119,25 @@ report=$!
 phase=vectors
 # No unraisableexception plugin: its last act in each process is a full garbage collection (seconds
 # of CPU in a worker that drew thousands of events), for warnings this job does not show.
-.venv/bin/python -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN "${parallel[@]}" --results "$out/results.jsonl" \
-  --results-complete "$complete" --junitxml "$out/junit.xml" "$@"
+# pytest runs in the background so that a trapped signal interrupts the wait for it (bash runs a
+# trap only once a foreground command ends); `trap - INT` gives it Ctrl-C back, which bash takes
+# from background commands.
+( trap - INT; exec .venv/bin/python -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN \
+  "${parallel[@]}" --results "$out/results.jsonl" --results-complete "$complete" --junitxml "$out/junit.xml" "$@" ) &
+vectors=$!
+while kill -0 "$vectors" 2>/dev/null; do wait "$vectors"; done
+wait "$vectors"
 status=$?
+vectors=""
 phase=""
+if [ -n "$stopped" ]; then
+  echo "conformance: stopped by a signal (pytest status $status); no report" >&2
+  exit "$stopped"
+fi
 case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status; building the report from what ran" >&2 ;; esac
+# pytest's status in the convention of every command (./mqconform --help): its usage error (4) and
+# "nothing selected" (5) are 2; interrupted (2) and internal error (3) are 3, the run could not be done.
+case $status in 0|1) ;; 4|5) status=2 ;; *) status=3 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
 python3 -m fixtures.runclock mark "$phases" "report (Spark)"
 phase=report
@@ -124,7 +156,7 @@ if [ "$built" != 0 ]; then
   wait_bounded "$gating" 60 >/dev/null 2>&1
   gating=""
   rm -f "$out/gate.log" "$out/gate.err"
-  exit 2
+  exit 3
 fi
 phase=""
 echo "conformance: report in $out/report/index.html"

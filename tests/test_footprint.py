@@ -42,3 +42,18 @@ def test_only_the_suites_names_are_ever_deleted():
     assert footprint.of(ep) is None
     assert "queue 'mqc.a.q'" in line and "orders" not in line and "mqc.a.x" not in line
     assert "'/exchange/amq.fanout'" in line and "'/topic/mqc.a.t'" in line and "?management=none" in line
+
+
+def test_a_server_named_queue_that_could_not_be_found_is_said_before_the_attach():
+    """unfindable: a v1 source of the suite's with no management API to find its queue afterwards."""
+    from fixtures.adapters.endpoint import Endpoint
+    from fixtures.footprint import Footprint
+
+    none = Footprint(Endpoint("h", 5672, "u", "p", options=(("management", "none"),)), "t")
+    assert "management=none" in none.unfindable("receiver", "/exchange/amq.direct/mqc.ab.bk")
+    assert none.unfindable("receiver", "/topic/mqc.ab.t") is not None
+    assert none.unfindable("sender", "/exchange/amq.direct/mqc.ab.bk") is None      # a target makes nothing
+    assert none.unfindable("receiver", "/queues/mqc.ab.q") is None                  # not server-named
+    assert none.unfindable("receiver", "/exchange/vendor.x/vendor.k") is None       # not the suite's: not guarded
+    closed = Footprint(Endpoint("127.0.0.1", 5672, "u", "p", options=(("management", "http://127.0.0.1:1"),)), "t")
+    assert "no management API answered at http://127.0.0.1:1" in closed.unfindable("receiver", "/topic/mqc.ab.t")

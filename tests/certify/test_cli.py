@@ -2,8 +2,11 @@
 with exit code 2 and a message naming what was wrong, before anything runs (no broker needed)."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -87,3 +90,39 @@ def test_rows_judged_against_an_expectations_file_make_no_certificate():
            "implementation": {"name": "v"}, "vector_id": "x.y", "outcome": "xfail", "expected_outcome": "fail"}
     problems = certificate.check_rows([row])
     assert len(problems) == 1 and "a certification admits none" in problems[0], problems
+
+
+# ---- one certification at a time per --out (certify/outlock.py) ------------------------------------
+
+def test_a_second_claim_on_an_out_is_refused_and_names_the_first(tmp_path):
+    from certify import outlock
+
+    out = tmp_path / "bundle"
+    with outlock.claim(out) as first:
+        assert first is None and (tmp_path / "bundle.lock").is_file()
+        with outlock.claim(out) as second:
+            assert second == f"pid {os.getpid()}"
+    assert not (tmp_path / "bundle.lock").exists()
+    with outlock.claim(out) as again:   # free once the first ended
+        assert again is None
+
+
+def test_two_certifies_into_one_out_at_once_one_refused_without_a_traceback(tmp_path):
+    """The first runs (against a closed port: it ends with no certificate, exit 3); the second, started
+    while it runs, is refused at once (2) naming the first; neither leaves anything behind."""
+    out = tmp_path / "certificates" / "x"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("MQCONFORM_RUN_ID", None)
+    cmd = [sys.executable, "-m", "cli", "certify", "--endpoint", "x=amqp://u:p@127.0.0.1:1", "--spec",
+           "rabbitmq-address@4.0", "--out", str(out)]
+    first = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.parent.glob("x.partial-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    second = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    said = first.communicate(timeout=600)
+    assert second.returncode == 2, second.stderr
+    assert f"another certify (pid {first.pid}) is writing it now" in second.stderr, second.stderr
+    assert "Traceback" not in second.stderr + said[1], said[1][-2000:]
+    assert first.returncode == 3, said[1][-2000:]
+    assert list(out.parent.iterdir()) == [], list(out.parent.iterdir())

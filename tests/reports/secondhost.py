@@ -2,8 +2,10 @@
 
 The namespace gets one end of a veth pair (10.231.N.2/30; this host keeps 10.231.N.1), so the
 driver and the executors talk over a real link, never over loopback. Its mount namespace has a
-fresh /tmp, so the driver's temporary files are not there, except one shared folder, bound at
-the same path on both sides (the storage both hosts see). Every Python interpreter is masked
+fresh /tmp, so the driver's temporary files are not there, except what the second host needs,
+bound at the same path on both sides: the shared folder (the storage both hosts see) and Spark's
+own files (SPARK_HOME, in the checkout's virtualenv, which is under /tmp when the project was
+cloned there). Every Python interpreter is masked
 there (bound over by /bin/false) and PATH holds only Java: an executor that needed Python
 would fail. Needs root and iproute2; everything is removed on exit, also on failure.
 """
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import pyspark
 
-SPARK_HOME = Path(pyspark.__file__).parent
+SPARK_HOME = Path(os.path.realpath(pyspark.__file__)).parent
 # A folder outside /tmp that exists on Debian and that the namespace may cover (only inside it).
 STAGE = "/srv"
 
@@ -80,15 +82,19 @@ class SecondHost:
     def _start(self) -> None:
         java_home = Path(os.path.realpath(shutil.which("java"))).parent.parent
         masks = " ".join(f"mount --bind /bin/false {p};" for p in _pythons())
-        shared = str(self.shared)
+        # What the fresh /tmp would hide and the second host needs: staged aside, bound back after.
+        keep = [str(self.shared)] + [str(p) for p in (SPARK_HOME,) if str(p).startswith("/tmp/")]
+        stage = " ".join(f"mkdir -p {STAGE}/{i}; mount --bind {p} {STAGE}/{i};" for i, p in enumerate(keep))
+        restore = " ".join(f"mkdir -p {p}; mount --bind {STAGE}/{i} {p};" for i, p in enumerate(keep))
         spark_class = f"{SPARK_HOME}/bin/spark-class"
         script = f"""
 set -e
 mount --make-rprivate /
-mount --bind {shared} {STAGE}
+mount -t tmpfs tmpfs {STAGE}
+{stage}
 mount -t tmpfs tmpfs /tmp
-mkdir -p {shared} /tmp/work /tmp/local
-mount --bind {STAGE} {shared}
+mkdir -p /tmp/work /tmp/local
+{restore}
 {masks}
 export SPARK_HOME={SPARK_HOME} JAVA_HOME={java_home} PATH={java_home}/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export SPARK_WORKER_DIR=/tmp/work SPARK_LOCAL_DIRS=/tmp/local SPARK_LOCAL_IP={self.ip}

@@ -1,0 +1,37 @@
+"""The facts the vendor stated of their broker, on the certificate (a section of its own).
+
+An endpoint's URL states facts of the broker's configuration (`?amqp_address_v1=denied`, the
+facts of fixtures/adapters/endpoint.FACT_VALUES); they decide which vectors apply. The rows keep
+them in their provenance (`stated_<fact>`, fixtures/brokers.py), so the certificate shows them
+from the rows, and `verify` finds them again there. A fact not stated is listed too, with the
+number of rows that were not_applicable for want of it.
+"""
+from __future__ import annotations
+
+PREFIX = "stated_"
+
+
+def of(rows: list[dict]) -> dict:
+    """{"stated": {fact: value}, "not_stated": {fact: rows not_applicable for want of it}}."""
+    from fixtures.adapters.endpoint import FACT_VALUES
+
+    stated: dict[str, str] = {}
+    for r in rows:
+        prov = r["implementation"].get("provenance") or {}
+        stated.update({k.removeprefix(PREFIX): v for k, v in prov.items() if k.startswith(PREFIX)})
+    wanting = {k: sum(r["outcome"] == "not_applicable" and f"the fact {k} is not known" in (r.get("message") or "")
+                      for r in rows) for k in FACT_VALUES if k not in stated}
+    return {"stated": dict(sorted(stated.items())), "not_stated": wanting}
+
+
+def section(f: dict) -> list[str]:
+    """CERTIFICATE.md's lines for the stated facts (none for a certificate made before they were kept)."""
+    facts = f.get("stated_facts")
+    if facts is None:
+        return []
+    lines = ["", "## Facts the vendor stated", "",
+             "Stated in the endpoint's URL; they decide which vectors apply, and are taken as given.", ""]
+    lines += [f"- `{k}={v}`" for k, v in facts["stated"].items()] or ["None stated."]
+    for k, n in facts["not_stated"].items():
+        lines.append(f"- `{k}`: not stated" + (f"; {n} row(s) not_applicable for want of it" if n else ""))
+    return lines
