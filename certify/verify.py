@@ -3,7 +3,8 @@
 Checks, in order, each said on its own line (a failure names the file, the row or the spec):
   1. the manifest: every file's SHA-256 as listed, nothing missing, nothing unlisted, and nothing
      but regular files (no link, no empty folder: certify/bundle.py);
-  2. the rows (results.jsonl): every line a valid record (reports/validate.py, no torn line),
+  2. the rows (results.jsonl): every line a valid record the gate would trust (reports/validate.py,
+     reports/trust.py: no torn line, none dated in the future, no id the registry does not know),
      one implementation, one run, one suite version and vectors digest, none judged against an
      expectations file;
   3. the certificate: certificate.json recomputed from the rows (certify/certificate.py: the
@@ -59,8 +60,13 @@ def _rows(folder: Path) -> tuple[list[dict], list[str]]:
     path = folder / bundle.RESULTS
     if not path.is_file():
         return [], [f"{bundle.RESULTS}: missing"]
+    from reports import trust
+
+    # rows the gate would not trust (dated in the future or before their run, unknown ids, a split run)
+    # make no certificate either
     with path.open(encoding="utf-8") as fh:
-        validate.scan_lines(bundle.RESULTS, fh, problems, rows.append)
+        validate.scan_lines(bundle.RESULTS, fh, problems, rows.append,
+                            trust=trust.Trust(trust.load_registry(ROOT / "vectors")))
     out = [f"{w}:{n}: {why}" for w, n, why in problems.errors]
     out += [f"{w}:{n}: the last line is not a complete record" for w, n in problems.torn]
     return rows, out
