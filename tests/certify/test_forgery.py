@@ -191,12 +191,3 @@ def test_rows_flipped_and_the_bundle_remade_verify_but_the_rerun_refuses(genuine
     assert proc.returncode == 1, proc.stdout + proc.stderr
     listed = [ln for ln in proc.stdout.splitlines() if ln.strip().startswith("DIFFERS ")]
     assert sorted({ln.split()[1] for ln in listed}) == sorted(set(flipped)), proc.stdout
-
-
-def test_a_rerun_from_another_commit_is_refused(genuine, tmp_path):
-    b = copy(genuine, tmp_path)
-    cert = json.loads((b / bundle.CERTIFICATE_JSON).read_text())
-    cert["suite"]["commit"] = "0" * 40
-    from certify import rerun
-
-    assert "the certificate's is " + "0" * 40 in rerun.checkout_problem(cert)

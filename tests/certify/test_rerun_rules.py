@@ -78,3 +78,19 @@ def test_a_bundle_holds_regular_known_files_only(tmp_path):
                     "notes.txt: no file of that name is part of a bundle (certify/bundle.py)",
                     "r: a symbolic link (to report); a bundle holds files only",
                     "report/badges/a.svg: a symbolic link (to /etc/hostname); a bundle holds files only"], said
+
+
+def test_a_rerun_needs_the_certificates_commit_and_vectors(tmp_path, capsys):
+    import json
+
+    from certify.rerun import ROOT, checkout_problem, rerun as do_rerun
+
+    cert = {"suite": {"commit": "0" * 40, "vectors_digest": "sha256:x"},
+            "implementation": {"name": "mine", "server": {}, "endpoint": None}}
+    assert "the certificate's is " + "0" * 40 in checkout_problem(cert)
+    assert "no published commit" in checkout_problem({**cert, "suite": {"commit": f"abc {bundle.LOCAL_CHANGES}"}})
+    (tmp_path / bundle.CERTIFICATE_JSON).write_text(json.dumps(cert))
+    (tmp_path / bundle.RESULTS).write_text("")
+    assert do_rerun(tmp_path) == 2
+    assert "verify --rerun: cannot rerun: this checkout is commit" in capsys.readouterr().err
+    assert ROOT.is_dir()
