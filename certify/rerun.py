@@ -31,6 +31,8 @@ from . import bundle, timing
 ROOT = Path(__file__).resolve().parent.parent
 IUT = "<implementation under test>"
 EXIT_SAME, EXIT_DIFFERS, EXIT_USAGE, EXIT_NOT_RUN = 0, 1, 2, 3
+# error kinds of a rerun row that the rerun could not judge (docs/verdicts.md): not evidence either way
+UNJUDGED_KINDS = ("target", "interrupted", "harness")
 
 
 class CannotRerun(Exception):
@@ -151,14 +153,20 @@ def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], r
             out.setdefault(_key(r, name), []).append(r["outcome"])
         return {k: sorted(v) for k, v in out.items()}
 
+    # A rerun row the rerun itself could not judge (the broker went away, the run was cut short, the
+    # harness broke) says nothing about the bundle: not compared, and said.
+    lost = {_key(r, rerun_name) for r in rerun_rows
+            if r["outcome"] == "error" and r.get("error_kind") in UNJUDGED_KINDS}
     mine, again = group(bundle_rows, bundle_name), group(rerun_rows, rerun_name)
-    res = {"same": 0, "differ": [], "timing": []}
+    res = {"same": 0, "differ": [], "timing": [], "unjudged": []}
     for key in sorted(set(mine) | set(again)):
         theirs = again.get(key, ["not run"])
         if key not in mine:   # a row the bundle lacks is as much a difference as one it changed
             mine[key] = ["no row"]
         if theirs == mine[key]:
             res["same"] += 1
+        elif key in lost:
+            res["unjudged"].append((*key, mine[key], theirs))
         else:
             res["timing" if key[0] in timed else "differ"].append((*key, mine[key], theirs))
     return res
@@ -211,8 +219,9 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
     timed = timing.split({r["vector_id"] for r in rows})["timing_dependent"]
     res = compare(rows, cert["implementation"]["name"], again, name, timed)
     print(f"rerun: {res['same']} vector x implementation outcome(s) the same, {len(res['differ'])} reproducible "
-          f"one(s) differ, {len(res['timing'])} timing-dependent one(s) differ (reported, not failing)", file=out)
-    for label, items in (("DIFFERS", res["differ"]), ("timing ", res["timing"])):
+          f"one(s) differ, {len(res['timing'])} timing-dependent one(s) differ (reported, not failing), "
+          f"{len(res['unjudged'])} not judged in the rerun", file=out)
+    for label, items in (("DIFFERS", res["differ"]), ("timing ", res["timing"]), ("unjudged", res["unjudged"])):
         for vid, impl, mine, theirs in items:
             why = f"  [{'; '.join(timed[vid])}]" if vid in timed else ""
             print(f"  {label} {vid} ({impl}): the bundle says {'/'.join(mine)}, the rerun gives {'/'.join(theirs)}{why}",
@@ -220,5 +229,9 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
     if res["differ"]:
         print(f"verify --rerun: {folder} is NOT reproduced: {len(res['differ'])} reproducible outcome(s) differ", file=out)
         return EXIT_DIFFERS
+    if res["unjudged"]:
+        print(f"verify --rerun: {len(res['unjudged'])} vector(s) could not be judged in the rerun (listed): "
+              "the rerun is incomplete; run it again", file=out)
+        return EXIT_NOT_RUN
     print(f"verify --rerun: {folder} reproduced against {where}", file=out)
     return EXIT_SAME

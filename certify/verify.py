@@ -48,8 +48,8 @@ exit codes:
      timing-dependent one is listed and fails nothing)
   2  usage error: BUNDLE is not a folder holding MANIFEST.sha256; with --rerun, this checkout is not
      the certificate's commit and vectors (check that commit out), or there is nothing to rerun against
-  3  with --rerun: the rerun could not be made (the broker did not start or could not be used,
-     the run broke)
+  3  with --rerun: the rerun could not be made or finished (the broker did not start or could
+     not be used, the run broke, vectors the rerun could not judge: target / interrupted / harness errors)
 """
 
 

@@ -47,6 +47,10 @@ def test_a_rerun_is_compared_vector_by_implementation():
     assert res["same"] == 2
     assert res["differ"] == [("v2", rerun.IUT, ["pass"], ["fail"]), ("v5", rerun.IUT, ["no row"], ["fail"])]
     assert res["timing"] == [("v3", rerun.IUT, ["fail"], ["pass"])]
+    # a rerun row the rerun could not judge is not evidence: set apart
+    lost = dict(row("v2", "rabbitmq-4.0.5", "error"), error_kind="target")
+    res = rerun.compare(mine[:2], "mine", [again[0], lost], "rabbitmq-4.0.5", timed={})
+    assert res["differ"] == [] and res["unjudged"] == [("v2", rerun.IUT, ["pass"], ["error"])]
 
 
 def test_the_catalog_target_of_a_certificate():
