@@ -2,7 +2,7 @@
 
     results.jsonl        the rows (docs/results.md), the one source of every verdict
     results.*.jsonl      the run's side files, as the plugin writes them beside the rows (broker
-                         starts, OpenMessaging figures): evidence, never read for a verdict
+    results.jsonl.*      starts, OpenMessaging figures, scope times): evidence, never read for a verdict
     junit.xml            one test case per row, the row as a JSON property
     report/              the report of the rows (index.html, summary.md, compliance.json, badges/)
     certificate.json     what the certificate says, as data (certify/certificate.py)
@@ -53,7 +53,7 @@ def files(folder: Path) -> list[str]:
 def _known(rel: str) -> bool:
     """A file the layout above names (report/ is checked file by file against the rows: certify/regen.py)."""
     return (rel in (RESULTS, JUNIT, CERTIFICATE_JSON, CERTIFICATE_MD, DEVIATIONS)
-            or rel.startswith(f"{REPORT}/") or re.fullmatch(r"results\.[A-Za-z0-9_.-]+\.jsonl", rel) is not None)
+            or rel.startswith(f"{REPORT}/") or re.fullmatch(r"results\.(?:[A-Za-z0-9_.-]+\.jsonl|jsonl\.[A-Za-z0-9_.-]+)", rel) is not None)
 
 
 def strays(folder: Path) -> list[str]:
