@@ -51,6 +51,11 @@ def test_a_rerun_is_compared_vector_by_implementation():
     lost = dict(row("v2", "rabbitmq-4.0.5", "error"), error_kind="target")
     res = rerun.compare(mine[:2], "mine", [again[0], lost], "rabbitmq-4.0.5", timed={})
     assert res["differ"] == [] and res["unjudged"] == [("v2", rerun.IUT, ["pass"], ["error"])]
+    # nor is a vector the endpoint did not run for want of a fact it did not state
+    na = dict(row("v1", "mine", "not_applicable"), message="needs config_default=True; the fact config_default is "
+                                                            "not known for mine: add ...")
+    res = rerun.compare([na], "mine", [again[0]], "rabbitmq-4.0.5", timed={})
+    assert res["differ"] == [] and res["unjudged"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
 
 
 def test_the_catalog_target_of_a_certificate():
