@@ -34,7 +34,8 @@ IUT = "<implementation under test>"
 EXIT_SAME, EXIT_DIFFERS, EXIT_USAGE, EXIT_NOT_RUN = 0, 1, 2, 3
 # error kinds of a rerun row that the rerun could not judge (docs/verdicts.md): not evidence either way
 UNJUDGED_KINDS = ("target", "interrupted", "harness")
-_UNSTATED = re.compile(r"the fact \S+ is not known for ")
+# the message of a row not run for a fact (fixtures/facts.py, fixtures/behaviour.py): "needs KEY=VALUE; ..."
+_NEEDS = re.compile(r"needs (\w+)=")
 
 
 class CannotRerun(Exception):
@@ -68,6 +69,9 @@ def checkout_problem(cert: dict) -> str | None:
     if digest != cert["suite"]["vectors_digest"]:
         return f"this checkout's vectors digest is {digest}, the certificate's {cert['suite']['vectors_digest']}"
     return None
+
+
+_ALL_FACTS = ("amqp_address_v1", "amqp10_auto_create", "config_default")   # an endpoint rerun: the same endpoint
 
 
 def stated_facts(endpoint: str | None) -> dict[str, str]:
@@ -146,7 +150,7 @@ def _key(row: dict, name: str) -> tuple[str, str]:
 
 
 def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], rerun_name: str,
-            timed: dict) -> dict:
+            timed: dict, stated=frozenset()) -> dict:
     """Outcome by outcome: {"same": n, "differ": [...], "timing": [...]}, each difference
     (vector id, implementation, the bundle's outcomes, the rerun's)."""
     def group(rows, name):
@@ -159,10 +163,12 @@ def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], r
     # harness broke) says nothing about the bundle: not compared, and said.
     lost = {_key(r, rerun_name) for r in rerun_rows
             if r["outcome"] == "error" and r.get("error_kind") in UNJUDGED_KINDS}
-    # A vector the certified endpoint did not run for want of a fact it did not state (fixtures/facts.py)
-    # may run on the catalog's target, which states its facts: not comparable, and said.
+    # A vector the certified endpoint did not run for a fact its URL did not state (not known, or one an
+    # endpoint cannot state: config_default) may run on the catalog's target, which states its facts:
+    # not comparable, and said. A fact the URL stated is the target's too (catalog_target): compared.
     unstated = {_key(r, bundle_name) for r in bundle_rows
-                if r["outcome"] == "not_applicable" and _UNSTATED.search(r.get("message") or "")}
+                if r["outcome"] == "not_applicable" and (m := _NEEDS.match(r.get("message") or ""))
+                and m.group(1) not in stated}
     mine, again = group(bundle_rows, bundle_name), group(rerun_rows, rerun_name)
     res = {"same": 0, "differ": [], "timing": [], "unjudged": []}
     for key in sorted(set(mine) | set(again)):
@@ -223,7 +229,8 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
         print(f"verify --rerun: {exc}", file=sys.stderr)
         return exc.code
     timed = timing.split({r["vector_id"] for r in rows})["timing_dependent"]
-    res = compare(rows, cert["implementation"]["name"], again, name, timed)
+    res = compare(rows, cert["implementation"]["name"], again, name, timed,
+                  stated=set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_ALL_FACTS))
     lost = {_key(r, name) for r in again if r["outcome"] == "error" and r.get("error_kind") in UNJUDGED_KINDS}
     print(f"rerun: {res['same']} vector x implementation outcome(s) the same, {len(res['differ'])} reproducible "
           f"one(s) differ, {len(res['timing'])} timing-dependent one(s) differ (reported, not failing), "

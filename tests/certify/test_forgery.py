@@ -76,14 +76,17 @@ def test_junit_with_its_failures_removed(genuine, tmp_path):
     b = copy(genuine, tmp_path)
     tree = ET.parse(b / bundle.JUNIT)
     removed = 0
+    # failures removed; a bundle with none has its not-applicable and unsupported cases shown as passed
+    tags = ("failure", "error") if tree.find(".//failure") is not None or tree.find(".//error") is not None \
+        else ("skipped",)
     for case in tree.iter("testcase"):
         for child in list(case):
-            if child.tag in ("failure", "error"):
+            if child.tag in tags:
                 case.remove(child)
                 removed += 1
     for suite in tree.iter("testsuite"):
-        suite.set("failures", "0")
-        suite.set("errors", "0")
+        for attr in ("failures", "errors", "skipped"):
+            suite.set(attr, "0")
     tree.write(b / bundle.JUNIT, encoding="utf-8", xml_declaration=True)
     _rewrite_manifest(b)
     proc = verify(b)

@@ -56,6 +56,10 @@ def test_a_rerun_is_compared_vector_by_implementation():
                                                             "not known for mine: add ...")
     res = rerun.compare([na], "mine", [again[0]], "rabbitmq-4.0.5", timed={})
     assert res["differ"] == [] and res["unjudged"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
+    # but a fact the endpoint's URL stated is the target's too: a row hidden behind it is a difference
+    na2 = dict(na, message="needs amqp_address_v1='denied'; mine has amqp_address_v1 permitted")
+    res = rerun.compare([na2], "mine", [again[0]], "rabbitmq-4.0.5", timed={}, stated={"amqp_address_v1"})
+    assert res["differ"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
 
 
 def test_the_catalog_target_of_a_certificate():
