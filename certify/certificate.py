@@ -30,6 +30,8 @@ from reports.outcomes import OUTCOME_ORDER  # noqa: E402
 from reports.render_md import md_cell, outcome_counts  # noqa: E402
 from . import stated  # noqa: E402
 
+from . import timing  # noqa: E402
+
 SCHEMA = "mqconform-certificate/1"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
@@ -161,6 +163,8 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
         "specs": spec_verdicts(rows),
         "declared_deviations": declared(rows, list(deviation_entries), on),
         "stated_facts": stated.of(rows),   # certify/stated.py
+        # which vectors `verify --rerun` must reproduce, and which depend on timing (certify/timing.py)
+        "rerun": timing.plan(rows),
     }
 
 
@@ -251,5 +255,9 @@ def render(f: dict) -> str:
               "    ./mqconform verify THIS_FOLDER", "",
               "recomputes every verdict from `results.jsonl` (the rows), with the rule of `docs/verdicts.md`, and",
               "checks every digest, the suite version and the vectors digest. `report/index.html` shows the rows",
-              "clause by clause; `junit.xml` has one test case per row.", ""]
+              "clause by clause; `junit.xml` has one test case per row. That proves the bundle whole and",
+              "self-consistent, not that its rows came from this broker: `./mqconform verify --rerun THIS_FOLDER`",
+              f"runs the vectors again and compares; {f.get('rerun', {}).get('reproducible_vectors', 0)} vector(s) must "
+              f"give the same outcome, {len(f.get('rerun', {}).get('timing_dependent', {}))} depend on timing "
+              "(certificate.json `rerun`).", ""]
     return "\n".join(lines)

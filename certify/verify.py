@@ -1,28 +1,36 @@
 """`./mqconform verify BUNDLE`: recompute a certificate from its rows and check every digest.
 
 Checks, in order, each said on its own line (a failure names the file, the row or the spec):
-  1. the manifest: every file's SHA-256 as listed, nothing missing, nothing unlisted;
-  2. the rows (results.jsonl): every line a valid record (reports/validate.py, no torn line),
+  1. the manifest: every file's SHA-256 as listed, nothing missing, nothing unlisted, and nothing
+     but regular files (no link, no empty folder: certify/bundle.py);
+  2. the rows (results.jsonl): every line a valid record the gate would trust (reports/validate.py,
+     reports/trust.py: no torn line, none dated in the future, no id the registry does not know),
      one implementation, one run, one suite version and vectors digest, none judged against an
      expectations file;
   3. the certificate: certificate.json recomputed from the rows (certify/certificate.py: the
      verdicts with reports/model.py's rule, the counts per level, the declared deviations
      matched again against the rows) equals the bundle's; CERTIFICATE.md is its rendering, byte for byte;
-  4. the report and JUnit XML agree with the rows: compliance.json's verdicts, and one test case
-     per row whose JSON property has the row's outcome;
+  4. every derived file is what the rows give (certify/regen.py): compliance.json aggregated again,
+     summary.md, index.html and the badges rendered again, byte for byte; junit.xml case by case
+     (the row each carries, what pytest shows for its outcome, the suite's counts);
   5. the suite: the certificate's commit is the one the rows' suite version names, and the rows'
      suite version and vectors digest are this checkout's (verdict rules and
      vectors change with the suite: check a bundle with the suite that made it). A certificate made
      with local changes to the suite's tracked files names no commit that could judge it again: it
      does not verify unless the checker accepts that (--accept-local-changes), and then it is said.
-No Spark, no network: plain Python over the bundle's files.
+No Spark, no network: plain Python (and DuckDB) over the bundle's files.
+
+What that proves, and what it does not: a bundle that verifies is whole (every file as listed) and
+self-consistent (every verdict, count and derived file is what its rows give with this suite). It
+does not prove the rows came from the broker the certificate names: anyone with the suite can write
+rows and make them a consistent bundle. Only `--rerun` (certify/rerun.py) does: the vectors run
+again against that product and version, outcome compared with outcome.
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from . import bundle, certificate
@@ -36,7 +44,12 @@ exit codes:
      count or declared deviation the rows do not give; the report or JUnit XML disagreeing with
      the rows; another suite version or vector set than this checkout's; or a certificate made
      with local changes to the suite, without --accept-local-changes (each problem is said)
-  2  usage error: BUNDLE is not a folder holding MANIFEST.sha256
+     With --rerun: a reproducible vector's outcome differs in the rerun (each is listed; a
+     timing-dependent one is listed and fails nothing)
+  2  usage error: BUNDLE is not a folder holding MANIFEST.sha256; with --rerun, this checkout is not
+     the certificate's commit and vectors (check that commit out), or there is nothing to rerun against
+  3  with --rerun: the rerun could not be made or finished (the broker did not start or could
+     not be used, the run broke, vectors the rerun could not judge: target / interrupted / harness errors)
 """
 
 
@@ -47,8 +60,13 @@ def _rows(folder: Path) -> tuple[list[dict], list[str]]:
     path = folder / bundle.RESULTS
     if not path.is_file():
         return [], [f"{bundle.RESULTS}: missing"]
+    from reports import trust
+
+    # rows the gate would not trust (dated in the future or before their run, unknown ids, a split run)
+    # make no certificate either
     with path.open(encoding="utf-8") as fh:
-        validate.scan_lines(bundle.RESULTS, fh, problems, rows.append)
+        validate.scan_lines(bundle.RESULTS, fh, problems, rows.append,
+                            trust=trust.Trust(trust.load_registry(ROOT / "vectors")))
     out = [f"{w}:{n}: {why}" for w, n, why in problems.errors]
     out += [f"{w}:{n}: the last line is not a complete record" for w, n in problems.torn]
     return rows, out
@@ -111,43 +129,6 @@ def _certificate(folder: Path, rows: list[dict]) -> list[str]:
     return problems
 
 
-def _report_and_junit(folder: Path, rows: list[dict]) -> list[str]:
-    problems = []
-    # entries without a verdict (a broker on OpenMessaging) are not among the report's verdicts either
-    mine = {(s["spec"], s["spec_revision"]): s["verdict"] for s in certificate.spec_verdicts(rows)
-            if s["verdict"] is not None}
-    try:
-        report = json.loads((folder / bundle.REPORT / "compliance.json").read_text(encoding="utf-8"))
-        shown = {(v["spec"], v["spec_revision"] or ""): v["verdict"] for v in report["verdicts"]}
-        if shown != mine:
-            problems.append(f"{bundle.REPORT}/compliance.json: verdicts {shown}, the rows give {mine}")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        problems.append(f"{bundle.REPORT}/compliance.json: cannot be read: {exc}")
-    try:
-        tree = ET.parse(folder / bundle.JUNIT)
-    except (OSError, ET.ParseError) as exc:
-        return problems + [f"{bundle.JUNIT}: cannot be read: {exc}"]
-    by_test = {r["test_id"]: r for r in rows}
-    seen = 0
-    for case in tree.iter("testcase"):
-        for prop in case.iter("property"):
-            if prop.get("name") != "mqconform":
-                continue
-            try:
-                rec = json.loads(prop.get("value") or "")
-            except ValueError:
-                problems.append(f"{bundle.JUNIT}: test case {case.get('name')}: its mqconform property is not JSON")
-                continue
-            seen += 1
-            row = by_test.get(rec.get("test_id"))
-            if row is None or row["outcome"] != rec.get("outcome"):
-                problems.append(f"{bundle.JUNIT}: {rec.get('test_id')}: outcome {rec.get('outcome')}, the rows give "
-                                f"{row['outcome'] if row else 'no such row'}")
-    if seen != len(rows):
-        problems.append(f"{bundle.JUNIT}: {seen} test case(s) with a record, the rows are {len(rows)}")
-    return problems
-
-
 def _suite(folder: Path, rows: list[dict], accept_local_changes: bool = False) -> list[str]:
     from fixtures.records import suite_version
     from fixtures.vectors import load_vectors
@@ -176,7 +157,10 @@ def _suite(folder: Path, rows: list[dict], accept_local_changes: bool = False) -
     return problems
 
 
-def verify(path: str, out=None, accept_local_changes: bool = False) -> int:
+def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str | None = None,
+           endpoint: str | None = None, netrc_file: str | None = None) -> int:
+    """Check the bundle; with `rerun` (auto | catalog | endpoint), then run its vectors again
+    (certify/rerun.py): only a bundle that verifies is rerun."""
     out = out or sys.stdout
     folder = Path(path)
     if not (folder / bundle.MANIFEST).is_file():
@@ -198,7 +182,11 @@ def verify(path: str, out=None, accept_local_changes: bool = False) -> int:
             check("certificate.json and CERTIFICATE.md are what the rows give", _certificate(folder, rows))
         except ValueError as exc:   # a malformed deviations.yaml names file and line
             check("certificate.json and CERTIFICATE.md are what the rows give", [str(exc)])
-        check("the report and junit.xml agree with the rows", _report_and_junit(folder, rows))
+        from . import regen
+
+        check("report/ (compliance.json, summary.md, index.html, badges) is what the rows give",
+              regen.check_report(folder, rows))
+        check("junit.xml is what the rows give, case by case", regen.check_junit(folder, rows))
         check("suite version and vectors digest are this checkout's", _suite(folder, rows, accept_local_changes))
     if all_problems:
         print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
@@ -209,4 +197,9 @@ def verify(path: str, out=None, accept_local_changes: bool = False) -> int:
         print(f"note: accepted as asked: the certificate was made by suite commit {f['suite']['commit']}", file=out)
     print(f"verify: {path} verified ({dt.datetime.now(dt.UTC):%Y-%m-%d}): {f['implementation']['name']} "
           f"{certificate.overall(f)}; {verdicts}; MANIFEST.sha256 {bundle.sha256(folder / bundle.MANIFEST)}", file=out)
-    return EXIT_VERIFIED
+    if rerun is None:
+        print("verify: whole and self-consistent; that its rows came from that broker only `--rerun` shows", file=out)
+        return EXIT_VERIFIED
+    from . import rerun as rerun_mod
+
+    return rerun_mod.rerun(folder, rerun, endpoint=endpoint, netrc_file=netrc_file, out=out)

@@ -163,6 +163,13 @@ def _verify_parser() -> argparse.ArgumentParser:
     p.add_argument("--accept-local-changes", action="store_true",
                    help="verify a bundle whose certificate says it was made with local changes to the suite "
                         "(no published commit can check such a verdict; refused without this flag)")
+    p.add_argument("--rerun", nargs="?", const="auto", choices=("auto", "catalog", "endpoint"), default=None,
+                   help="then run the certificate's vectors again, from a checkout of its commit, and compare outcome "
+                        "by outcome: against the catalog's target of the same product, version and facts (auto, "
+                        "catalog), else against the endpoint (endpoint; password as certify takes it)")
+    p.add_argument("--endpoint", default=None, metavar="URL",
+                   help="with --rerun endpoint: the endpoint's URL, if not the certificate's (the name stays the certificate's)")
+    p.add_argument("--netrc-file", default=None, metavar="FILE", help="with --rerun endpoint: netrc-style file with the password")
     return p
 
 
@@ -170,7 +177,8 @@ def verify_main(argv: list[str]) -> int:
     args = _verify_parser().parse_args(argv)
     from certify.verify import verify
 
-    return verify(args.bundle, accept_local_changes=args.accept_local_changes)
+    return verify(args.bundle, accept_local_changes=args.accept_local_changes, rerun=args.rerun,
+                  endpoint=args.endpoint, netrc_file=args.netrc_file)
 
 
 # ---- commands with a home elsewhere ------------------------------------------------------------------

@@ -17,7 +17,10 @@ exit codes:
   1  uncovered failures: a new regression, or a failure whose expectation expired
   2  usage or input error: bad arguments, a missing or unreadable results path,
      a malformed expectations file, an invalid record (named by file:line; only
-     a torn last line is skipped, and said), or no result records at all
+     a torn last line is skipped, and said), a record it cannot trust (dated in
+     the future or before its run; a spec, clause or vector the registry does not
+     know; run metadata its run's other rows disagree with; file:line), or no
+     result records at all
   3  with --strict only: nothing uncovered, but an expectation has expired or
      is stale (every result it matches passes now)
 """
@@ -28,7 +31,8 @@ exit codes:
   1  Spark failed (the traceback says why), or the cluster gave no executor in time
   2  usage or input error: bad arguments, a missing results path, a malformed
      expectations file (named by file:line and field), an invalid record
-     (named by file:line; only a torn last line is skipped, and said), no valid
+     (named by file:line; only a torn last line is skipped, and said), a record
+     it cannot trust (as the gate: reports/trust.py, file:line), no valid
      records, a local path the cluster's executors cannot see, or no store version
      for --as-of. Nothing is written then: the store and the report stay as they were.
   3  --wait-for only: FILE did not appear within --wait-timeout, or the process that
@@ -63,6 +67,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     b.add_argument("--clauses", default=None, metavar="DIR",
                    help="clause registry folder for quotes (default: vectors/clauses of this checkout)")
+    b.add_argument("--registry", default=None, metavar="DIR|none",
+                   help="the vectors tree whose spec, clause and vector ids a row may name (default: MQCONFORM_REGISTRY, else "
+                        "this checkout's vectors/); `none` checks no ids (synthetic records)")
     b.add_argument("--accumulate", action="store_true",
                    help="add the results to the store (a MERGE: the same run twice counts once) instead of "
                         "replacing its contents, so that the history grows run by run")
@@ -90,6 +97,9 @@ def parser() -> argparse.ArgumentParser:
                    help="expectations YAML file or folder of them (repeatable)")
     g.add_argument("--strict", action="store_true", help="exit 3 on expired or stale expectations")
     g.add_argument("--today", default=None, metavar="YYYY-MM-DD", help="judge expiry as of this date (default: today)")
+    g.add_argument("--registry", default=None, metavar="DIR|none",
+                   help="the vectors tree whose spec, clause and vector ids a row may name (default: MQCONFORM_REGISTRY, else "
+                        "this checkout's vectors/); `none` checks no ids (synthetic records)")
 
     c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, and appends of one run")
     c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
@@ -131,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             today = dt.date.fromisoformat(args.today) if args.today else None
         except ValueError:
             p.error(f"--today: not a date: {args.today!r}")
-        return gate.run(args.results, args.expectations, today=today, strict=args.strict)
+        return gate.run(args.results, args.expectations, today=today, strict=args.strict, registry=args.registry)
 
     from .session import parse_conf
 
@@ -147,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.wait_timeout <= 0:
             p.error("--wait-timeout must be positive")
         build_args = dict(results=args.results, out=args.out, clause_dir=args.clauses, accumulate=args.accumulate,
-                          store=args.store, as_of=args.as_of, expectations=args.expectations)
+                          store=args.store, as_of=args.as_of, expectations=args.expectations,
+                          registry=args.registry)
         if args.wait_for:
             from . import warm
 

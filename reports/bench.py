@@ -258,7 +258,9 @@ def _python() -> list[str]:
 
 
 def _spark_cmd(results: Path, out: Path, master, conf: dict, clauses: Path, accumulate: bool = False) -> list[str]:
-    cmd = [*_python(), "reports", "build", "--results", str(results), "--out", str(out), "--clauses", str(clauses)]
+    # synthetic records name specs, clauses and vectors of no registry
+    cmd = [*_python(), "reports", "build", "--results", str(results), "--out", str(out), "--clauses", str(clauses),
+           "--registry", "none"]
     if master:
         cmd += ["--master", master]
     for k, v in conf.items():

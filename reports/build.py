@@ -110,7 +110,8 @@ def _as_of(text: str) -> int | str:
 
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
         clause_dir: str | None = None, accumulate: bool = False, spark=None, store: str | None = None,
-        as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False) -> int:
+        as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False,
+        registry: str | None = None) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
     from . import aggregate, cluster, known, read, replace, session, update
     from . import store as S
@@ -121,6 +122,16 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     except ValueError as exc:   # ExpectationsError: names file, line and field
         print(f"reports build: {exc}", file=sys.stderr)
         return 2
+    from . import trust as trust_mod
+
+    try:
+        trust = trust_mod.Trust(trust_mod.load_registry(registry))
+    except (OSError, ValueError) as exc:
+        print(f"reports build: {exc}", file=sys.stderr)
+        return 2
+    if trust.registry is None:
+        print("reports build: --registry none: the spec, clause and vector ids of the rows are not checked",
+              file=sys.stderr)
     local = is_local_path(out)
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
     store_uri = store_location(out, store)
@@ -166,6 +177,10 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         partitions = session.tune_for_input(spark, found.nbytes, conf)
         raw = read.read_raw(spark, found)
         checked = read.check(spark, raw, found)
+        if not checked.problems.errors:
+            # what the gate refuses, the report refuses: no verdict or badge from a row it cannot trust
+            distrust = read.trust_check(spark, raw, trust)
+            checked.problems.errors.extend(distrust.errors)
         checked.problems.say("reports build", sys.stderr)
         if checked.problems.errors:
             return 2

@@ -11,7 +11,10 @@ Exit codes (also in --help and docs/reports.md):
   2  usage or input error: a missing or unreadable results path, a malformed
      expectations file, an invalid record (a line that does not parse other than
      a torn last line, a missing required field, an unknown outcome; named by
-     file:line), or no result records at all
+     file:line), a record it cannot trust (reports/trust.py: dated in the future or
+     before its run, naming a spec, clause or vector the registry does not know, or
+     disagreeing with its run's other rows on run metadata; named by file:line), or
+     no result records at all
   3  only with --strict: nothing uncovered, but some expectation has expired,
      is stale (every result it matches now passes), or lists a deviation on rows that
      are no longer judged (error or not_applicable: they confirm nothing)
@@ -127,14 +130,22 @@ def report(res: GateResult, out=sys.stdout) -> None:
 
 
 def run(results: list[str], expectation_paths: list[str], today: dt.date | None = None,
-        strict: bool = False) -> int:
+        strict: bool = False, registry: str | None = None) -> int:
+    from . import trust as trust_mod
+
     try:
         expectations = exp_mod.load_all(expectation_paths)
-        reading = read_plain.read_latest(results)
+        reg = trust_mod.load_registry(registry)
+        # A row the gate cannot trust (dated in the future or out of its run, naming what the registry
+        # does not know, disagreeing with its run) is an input error like an invalid one: exit 2.
+        reading = read_plain.read_latest(results, trust=trust_mod.Trust(reg))
     except (ValueError, OSError) as exc:  # ExpectationsError, InputError, pyarrow's errors
         print(f"reports gate: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    # An invalid record could be a failure in disguise: judge nothing rather than pass without it.
+    if reg is None:
+        print("reports gate: --registry none: the spec, clause and vector ids of the rows are not checked",
+              file=sys.stderr)
+    # An invalid or untrusted record could be a failure in disguise: judge nothing rather than pass without it.
     reading.problems.say("reports gate", sys.stderr)
     if reading.problems.errors:
         return EXIT_USAGE

@@ -303,3 +303,47 @@ def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
 def exists(spark: SparkSession, path: str) -> bool:
     fs, hpath = _hadoop(spark, path)
     return bool(fs.exists(hpath))
+
+
+def _untrusted(trust) -> Column:
+    """reports/trust.py's row check (times, registry ids) as a Spark condition: True for a row it refuses."""
+    from .trust import CLOCK_SKEW
+
+    run_ts, started = F.try_to_timestamp(F.col("run_started")), F.try_to_timestamp(F.col("started"))
+    latest = F.lit(trust.now + CLOCK_SKEW)
+    cond = (run_ts > latest) | (started > latest) | (started < run_ts - F.expr(f"INTERVAL {int(CLOCK_SKEW.total_seconds())} SECONDS"))
+    reg = trust.registry
+    if reg is not None:
+        clauses = F.array(*[F.lit(c) for c in sorted(reg.clauses)]) if reg.clauses else F.array().cast("array<string>")
+        cond = (cond | ~F.col("spec").isin(*sorted(reg.specs)) | ~F.col("vector_id").isin(*sorted(reg.vectors))
+                | F.exists(F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")),
+                           lambda c: ~F.array_contains(clauses, c)))
+    return F.coalesce(cond, F.lit(False))
+
+
+def trust_check(spark: SparkSession, raw: DataFrame, trust) -> validate.Problems:
+    """What reports/trust.py refuses among the valid records, with the gate's words and FILE:LINE.
+
+    Spark finds the files holding a refused row and the runs whose rows disagree on run metadata, in
+    one pass; only those JSON Lines files are read again on the driver, in order, to name the lines
+    (Parquet and Delta files are named without a line)."""
+    from .trust import RUN_META
+
+    problems = validate.Problems()
+    ok = raw.where(valid())
+    bad_files = {r[FILE] for r in ok.where(_untrusted(trust)).select(FILE).distinct().collect()}
+    split = (ok.groupBy("run_id").agg(*[F.countDistinct(F.coalesce(F.col(k), F.lit("\0"))).alias(k) for k in RUN_META])
+             .where(" OR ".join(f"{k} > 1" for k in RUN_META)).select("run_id"))
+    split_runs = [r["run_id"] for r in split.collect()]
+    if split_runs:
+        bad_files |= {r[FILE] for r in ok.where(F.col("run_id").isin(*split_runs)).select(FILE).distinct().collect()}
+    for where in sorted(bad_files):
+        if where.endswith(".parquet") or "/_delta_log" in where:
+            problems.add(where, None, "record(s) dated in the future or before their run, naming what the registry "
+                                      "does not know, or disagreeing with their run's metadata (reports/trust.py)")
+            continue
+        before = len(problems.errors)
+        validate.scan_lines(where, _lines(spark, where), problems, trust=trust)
+        if len(problems.errors) == before and not split_runs:
+            problems.add(where, None, "record(s) this build cannot trust (reports/trust.py)")
+    return problems

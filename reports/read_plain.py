@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import timeutil, validate
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
-           "clause_outcomes", "error_kind", "protocol")
+           "clause_outcomes", "error_kind", "protocol", "started", "suite_version", "vectors_digest")
 
 
 # _files' base for a Delta table's data files: no partition folders to parse, `spec` is a column.
@@ -110,12 +110,12 @@ class _Latest:
             self.rows[impl].append(row)
 
 
-def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problems) -> None:
-    """Streams JSON Lines files line by line; every line is checked (reports/validate.py)."""
+def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problems, trust=None) -> None:
+    """Streams JSON Lines files line by line; every line is checked (reports/validate.py, reports/trust.py)."""
     for f in files:
         with fs.open_input_stream(f) as stream:
             lines = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="\n")
-            validate.scan_lines(f, lines, problems, lambda rec: _offer(rec, latest))
+            validate.scan_lines(f, lines, problems, lambda rec: _offer(rec, latest), trust=trust)
 
 
 def _offer(rec: dict, latest: _Latest) -> None:
@@ -134,7 +134,8 @@ def _tidy(row: dict) -> None:
     row["clause_outcomes"] = dict(co) if isinstance(co, (list, dict)) else None
 
 
-def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, problems: validate.Problems) -> None:
+def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, problems: validate.Problems,
+                  trust=None) -> None:
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
@@ -177,6 +178,10 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
         if why:
             problems.add(row["file"], None, f"a record with {why}")
             continue
+        # the latest runs' rows only: what the gate judges is what must be trusted
+        if trust is not None and (distrust := trust.check(row["file"], None, row)):
+            problems.add(row["file"], None, distrust)
+            continue
         del row["file"]
         for c in COLUMNS:
             row.setdefault(c, None)
@@ -184,15 +189,18 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
         latest.offer(row["impl"], row)
 
 
-def read_latest(paths: list[str]) -> Reading:
-    """The latest run of each implementation; Reading.problems says what was invalid or torn."""
+def read_latest(paths: list[str], trust=None) -> Reading:
+    """The latest run of each implementation; Reading.problems says what was invalid, untrusted (`trust`,
+    reports/trust.py: dated in the future or out of its run, unknown to the registry, disagreeing with
+    its run) or torn. A run is the latest by its run_started only among rows that pass those checks: a
+    caller refuses the whole reading on any problem, so a date no row could have is never ranked."""
     latest = _Latest()
     problems = validate.Problems()
     for path in paths:
         fs, base, parquet, json_files = _files(path)
         if parquet:
-            _read_parquet(fs, base, parquet, latest, problems)
-        _read_json(fs, json_files, latest, problems)
+            _read_parquet(fs, base, parquet, latest, problems, trust)
+        _read_json(fs, json_files, latest, problems, trust)
     rows, seen = [], set()
     for impl in sorted(latest.rows):
         for r in latest.rows[impl]:

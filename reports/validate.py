@@ -83,11 +83,13 @@ class Problems:
                   "(only a torn last line is tolerated)", file=out)
 
 
-def scan_lines(where: str, lines, problems: Problems, on_record=None) -> None:
+def scan_lines(where: str, lines, problems: Problems, on_record=None, trust=None) -> None:
     """Check every line of one JSON Lines file; `lines` yields text lines with their line ends.
 
     A line that fails is an error, unless it is the file's last line, has no line
-    end and does not parse as JSON: a torn last line.
+    end and does not parse as JSON: a torn last line. With `trust` (reports/trust.py), a valid
+    record dated in the future or out of its run, naming what the registry does not know, or
+    disagreeing with its run's other rows is an error too, and is not handed on.
     """
     pending = None  # (n, line, why) of the previous failing line, decided once we know whether it is last
     for n, line in enumerate(lines, 1):
@@ -97,6 +99,9 @@ def scan_lines(where: str, lines, problems: Problems, on_record=None) -> None:
         if not line.strip():
             continue
         rec, why = line_problem(line)
+        if why is None and trust is not None and (distrust := trust.check(where, n, rec)):
+            problems.add(where, n, distrust)
+            continue
         if why is None:
             if on_record:
                 on_record(rec)

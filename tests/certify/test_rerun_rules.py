@@ -1,0 +1,109 @@
+"""The rules behind `verify --rerun` and verify's file checks, without a broker: which vectors depend on
+timing (from their data), how a rerun is matched and compared, which catalog target reruns a certificate,
+and that a bundle holds regular, known files only."""
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+from certify import bundle, rerun, timing
+
+
+def vec(input=None, expect=None):
+    return SimpleNamespace(input=input or {}, expect=expect or {})
+
+
+def test_timing_is_read_from_the_vectors_data():
+    assert timing.reasons(vec({"scenario": "delay", "params": {"delay_ms": 2000}})) == ["names a duration (delay_ms)"]
+    assert timing.reasons(vec(expect={"steps": [{"queue_get": {"queue": "q"}, "expect": "none"}]})) == [
+        "watches for something that must not come (a quiet period)"]
+    assert timing.reasons(vec({"message": {"headers": {"expireTime": "+60000"}}})) == [
+        "sets a time relative to the send (expireTime: +60000)", "sets a timed header (expireTime)"]
+    assert timing.reasons(vec(expect={"checks": [{"of": "observe.delivered_again", "is": {"equals": True}}]})) == [
+        "observes a delivery happening again (observe.delivered_again)"]
+    assert timing.reasons(vec(expect={"checks": [{"of": "observe.duplicates", "is": {"equals": 0}}]})) == [
+        "observes an absence at the end of a drain (observe.duplicates)"]
+    # a word of the subject's name, not a part of one; a plain check is reproducible
+    assert timing.reasons(vec(expect={"checks": [{"of": "observe.reply_correlates", "is": {"equals": True}}]})) == []
+    assert timing.reasons(vec({"protocol": "amqp10"}, {"steps": [{"attach_sender": "/queues/q", "expect": "attached"}]})) == []
+
+
+def test_the_checkouts_vectors_split_into_reproducible_and_timed():
+    s = timing.split(["rabbitmq-address@4.0.target-v1.exchange-routing-key", "openmessaging.system-header.delay-time"])
+    assert "openmessaging.system-header.delay-time" in s["timing_dependent"]
+    assert s["reproducible"] + len(s["timing_dependent"]) == 2
+
+
+def row(vector, impl, outcome):
+    return {"vector_id": vector, "implementation": {"name": impl}, "outcome": outcome}
+
+
+def test_a_rerun_is_compared_vector_by_implementation():
+    mine = [row("v1", "mine", "pass"), row("v2", "mine", "pass"), row("v3", "mine", "fail"),
+            row("v4", "mqconform-om/amqp091@mine", "pass")]
+    again = [row("v1", "rabbitmq-4.0.5", "pass"), row("v2", "rabbitmq-4.0.5", "fail"), row("v3", "rabbitmq-4.0.5", "pass"),
+             row("v4", "mqconform-om/amqp091@rabbitmq-4.0.5", "pass"), row("v5", "rabbitmq-4.0.5", "fail")]
+    res = rerun.compare(mine, "mine", again, "rabbitmq-4.0.5", timed={"v3": ["names a duration (delay_ms)"]})
+    assert res["same"] == 2
+    assert res["differ"] == [("v2", rerun.IUT, ["pass"], ["fail"]), ("v5", rerun.IUT, ["no row"], ["fail"])]
+    assert res["timing"] == [("v3", rerun.IUT, ["fail"], ["pass"])]
+    # a rerun row the rerun could not judge is not evidence: set apart
+    lost = dict(row("v2", "rabbitmq-4.0.5", "error"), error_kind="target")
+    res = rerun.compare(mine[:2], "mine", [again[0], lost], "rabbitmq-4.0.5", timed={})
+    assert res["differ"] == [] and res["unjudged"] == [("v2", rerun.IUT, ["pass"], ["error"])]
+    # nor is a vector the endpoint did not run for want of a fact it did not state
+    na = dict(row("v1", "mine", "not_applicable"), message="needs config_default=True; the fact config_default is "
+                                                            "not known for mine: add ...")
+    res = rerun.compare([na], "mine", [again[0]], "rabbitmq-4.0.5", timed={})
+    assert res["differ"] == [] and res["unjudged"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
+    # but a fact the endpoint's URL stated is the target's too: a row hidden behind it is a difference
+    na2 = dict(na, message="needs amqp_address_v1='denied'; mine has amqp_address_v1 permitted")
+    res = rerun.compare([na2], "mine", [again[0]], "rabbitmq-4.0.5", timed={}, stated={"amqp_address_v1"})
+    assert res["differ"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
+
+
+def test_the_catalog_target_of_a_certificate():
+    def cert(product, version, endpoint):
+        return {"implementation": {"server": {"product": product, "version": version}, "version": None,
+                                   "endpoint": endpoint}}
+
+    assert rerun.catalog_target(cert("RabbitMQ", "4.0.5", "amqp://u@h:5672?amqp_address_v1=permitted")) == "rabbitmq-4.0.5"
+    assert rerun.catalog_target(cert("RabbitMQ", "4.0.5", "amqp://u:***@h:5672?amqp_address_v1=denied")) == \
+        "rabbitmq-4.0.5+address-v1-denied"
+    assert rerun.catalog_target(cert("RabbitMQ", "9.9.9", "amqp://u@h:5672")) is None
+
+
+def test_a_bundle_holds_regular_known_files_only(tmp_path):
+    (tmp_path / "report" / "badges").mkdir(parents=True)
+    for rel in ("results.jsonl", "results.openmessaging-figures.jsonl", "junit.xml", "report/index.html",
+                "certificate.json", "CERTIFICATE.md"):
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "report" / "badges" / "b.svg").write_text("<svg/>")
+    bundle.write_manifest(tmp_path)
+    assert bundle.check_manifest(tmp_path) == []
+    (tmp_path / "empty").mkdir()
+    os.symlink("/etc/hostname", tmp_path / "report" / "badges" / "a.svg")
+    os.symlink("report", tmp_path / "r")
+    (tmp_path / "notes.txt").write_text("x")
+    bundle.write_manifest(tmp_path)
+    said = bundle.check_manifest(tmp_path)
+    assert said == ["empty/: an empty folder; a bundle holds files only",
+                    "notes.txt: no file of that name is part of a bundle (certify/bundle.py)",
+                    "r: a symbolic link (to report); a bundle holds files only",
+                    "report/badges/a.svg: a symbolic link (to /etc/hostname); a bundle holds files only"], said
+
+
+def test_a_rerun_needs_the_certificates_commit_and_vectors(tmp_path, capsys):
+    import json
+
+    from certify.rerun import ROOT, checkout_problem, rerun as do_rerun
+
+    cert = {"suite": {"commit": "0" * 40, "vectors_digest": "sha256:x"},
+            "implementation": {"name": "mine", "server": {}, "endpoint": None}}
+    assert "the certificate's is " + "0" * 40 in checkout_problem(cert)
+    assert "no published commit" in checkout_problem({**cert, "suite": {"commit": f"abc {bundle.LOCAL_CHANGES}"}})
+    (tmp_path / bundle.CERTIFICATE_JSON).write_text(json.dumps(cert))
+    (tmp_path / bundle.RESULTS).write_text("")
+    assert do_rerun(tmp_path) == 2
+    assert "verify --rerun: cannot rerun: this checkout is commit" in capsys.readouterr().err
+    assert ROOT.is_dir()
