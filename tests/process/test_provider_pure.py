@@ -5,7 +5,8 @@ import pytest
 
 from fixtures.openmessaging.mapping import default_mapping
 from fixtures.openmessaging.model import OMMessage, OMValue
-from fixtures.outcomes import AdapterLimitation, PreconditionFailed
+from fixtures.openmessaging.mapping import NoNativeField
+from fixtures.outcomes import AdapterLimitation, PreconditionFailed, Unsupported
 from fixtures.process import providers
 from fixtures.process.provider import ProviderBinding, provider_mapping
 
@@ -43,12 +44,18 @@ def test_every_header_of_the_base_mapping_has_a_provider_field(pv):
         assert fm.constraint == base.constraints.get(h) and fm.responsible == base.responsibles.get(h)
     assert m.header("messageId", pv.key).set_by == "provider"
     assert m.header("storeHost", pv.key).set_by == "broker"
+    # What the provider's own API has no way to express is the product's lack, never our adapter's:
+    # an OPTIONAL header is not offered, a REQUIRED part (the version) fails, a type it cannot hold fails.
     corr = m.header("correlationId", pv.key)
-    assert isinstance(corr.missing(corr.support("rocketmq"), "rocketmq"), AdapterLimitation)
+    assert isinstance(corr.missing(corr.support("rocketmq"), "rocketmq"), Unsupported)
+    version = m.feature("version", pv.key)
+    assert isinstance(version.missing(version.support("rocketmq"), "rocketmq"), NoNativeField)
     regions = m.feature("regions", pv.key)
     assert isinstance(regions.missing(regions.support("rocketmq"), "rocketmq"), PreconditionFailed)
-    assert m.feature("settled-delivery", pv.key).adapter_limit
-    assert m.property_type("Binary", pv.key).adapter_limit
+    assert not m.feature("settled-delivery", pv.key).adapter_limit
+    assert not m.property_type("Binary", pv.key).adapter_limit
+    # A header the text asks the provider to act on is earned by behaviour, as for every provider.
+    assert m.header("priority", pv.key).honoured_by is not None
     assert m.property_type("Integer", pv.key).native == ("int",)
 
 
@@ -77,9 +84,9 @@ def test_encode_maps_headers_to_api_keys(pv):
     assert out["sys_headers"]["PRIORITY"] == {"type": "int", "value": 7}
     assert out["sys_headers"]["START_TIME"] == {"type": "long", "value": 1_003_000}   # a point in time
     assert out["user_headers"]["n"] == {"type": "int", "value": 5}
-    with pytest.raises(AdapterLimitation):
+    with pytest.raises(Unsupported):         # OPTIONAL, and the provider's API has no key for it
         b.encode(OMMessage(headers={"correlationId": "c"}), D())
-    with pytest.raises(AdapterLimitation):
+    with pytest.raises(NoNativeField):       # a type of the text the provider's KeyValue cannot hold
         b.encode(OMMessage(properties={"b": OMValue("Binary", b"\x00")}), D())
 
 
