@@ -3,10 +3,9 @@ base mapping's constraints with the provider's own fields, a header the API cann
 adapter limitation, and a received message is read with who set each header."""
 import pytest
 
-from fixtures.openmessaging.mapping import default_mapping
+from fixtures.openmessaging.mapping import NoNativeField, default_mapping
 from fixtures.openmessaging.model import OMMessage, OMValue
-from fixtures.openmessaging.mapping import NoNativeField
-from fixtures.outcomes import AdapterLimitation, PreconditionFailed, Unsupported
+from fixtures.outcomes import PreconditionFailed, Unsupported
 from fixtures.process import providers
 from fixtures.process.provider import ProviderBinding, provider_mapping
 

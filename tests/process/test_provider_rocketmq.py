@@ -20,10 +20,9 @@ def rocketmq_broker(engine):  # noqa: F811
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("Maven and Java build and run the provider's shim")
     from fixtures.brokers import Broker
-    from fixtures.provision import start
+    from fixtures.provision import load_catalog, start
     from fixtures.records import new_run_id
     from fixtures.targets import catalog_targets
-    from fixtures.provision import load_catalog
 
     entry = load_catalog().get(TARGET)
     if "rocketmq-broker" not in getattr(entry, "host_port_env", {}):
