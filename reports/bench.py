@@ -143,6 +143,7 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
             _strings(np.zeros(n, dtype=np.int32), ["stable"]),
             implementation,
             _strings(np.zeros(n, dtype=np.int32), ["pika 1.3.2"]),
+            pa.nulls(n, schema.field("protocol").type),   # a field of later schemas, absent here
             _strings(outcome, outcomes),
             _strings(expected, ["pass", "fail"]),
             _strings(outcome, messages),

@@ -9,13 +9,14 @@ from fixtures.provision import load_catalog, reaper
 
 class _Engine:
     is_local, host, kind, version = True, "127.0.0.1", "podman", "test"
+    docker_host = "unix:///nonexistent/engine.sock"   # no API answers: clients speak "auto"
 
 
 def _start(monkeypatch, tmp_path, failures=()):
     made = []
 
     class FakeContainer:
-        def __init__(self, image, name):
+        def __init__(self, image, name, **client):   # client: docker_client_kw, unused here
             self.ports, self.name, self.env = {}, name, {}
             made.append(self)
 
