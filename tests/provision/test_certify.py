@@ -103,7 +103,8 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     accept = ["--accept-local-changes"] if local else []
     ok = mqconform("verify", *accept, str(out), env=env, timeout=300)
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 5 and "verified" in ok.stdout, ok.stdout
+    # six checks: manifest, rows, certificate, report, junit.xml, suite version and vectors digest
+    assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 6 and "verified" in ok.stdout, ok.stdout
 
     # One row altered: its outcome changed. As is, the manifest catches it; with the manifest
     # written again to match, the verdicts recomputed from the rows catch it.
@@ -127,7 +128,8 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     assert worse.returncode == 1, worse.stdout + worse.stderr
     assert "ok   every file's SHA-256 matches MANIFEST.sha256" in worse.stdout
     assert "FAIL certificate.json and CERTIFICATE.md are what the rows give" in worse.stdout, worse.stdout
-    assert "FAIL the report and junit.xml agree with the rows" in worse.stdout, worse.stdout
+    assert "FAIL report/ (compliance.json, summary.md, index.html, badges) is what the rows give" in worse.stdout, \
+        worse.stdout
 
     # The declared deviation altered after the fact (its reason), the manifest written again: the
     # certificate no longer says what the bundle's deviations.yaml declares.
