@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 
-from . import coverage_rule, profile
+from . import coverage_rule, profile, versions
 from .outcomes import FAILING, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
 
 REPORT_SCHEMA = "mqconform-compliance/1"
@@ -276,6 +276,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "broker_profiles": profile.broker_profiles(agg.profile_rows, requirements),
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,
+        "across_versions": versions.across_versions(agg.cells, agg.identities, clauses),
         "history": history,
         "diff": diff,
         "flaky": flaky,

@@ -36,6 +36,7 @@ details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospa
 .note{color:#555;font-style:italic}
 .muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0}
 #filter{padding:4px 8px;width:26em}.hidden{display:none}
+table.versions td.vv{min-width:16em;max-width:34em}table.versions code.tid{font-size:11px;word-break:break-all}
 """
 
 JS = r"""
@@ -258,6 +259,64 @@ def _profiles(report: dict) -> str:
     return "".join(out)
 
 
+def _version_cell(cell: dict | None, column: str) -> str:
+    """One column of a product's vector: the clause's outcome, the row's test id, its message, notes and step."""
+    if cell is None:
+        return f'<td class="muted" data-column="{_e(column)}" title="not run">not run</td>'
+    mine, row = cell["outcome"], cell["row_outcome"]
+    shown = mine if mine == row else f"{mine} (the row: {row})"
+    step = render_compare.step_text(cell)
+    left_out = "" if cell.get("compared", True) else (
+        ' muted" title="left out of the comparison: the spec applies to none of this column\'s rows')
+    return (f'<td class="vv{left_out}" data-column="{_e(column)}" data-outcome="{_e(mine)}">'
+            f'<span class="c o-{_e(mine)} tag">{_e(shown)}</span> <span class=muted>{_e(cell["implementation"])}</span>'
+            f'<div><code class="tid">{_e(cell["test_id"])}</code></div>'
+            + (f'<div class="msg">{_e(cell["message"])}</div>' if (cell.get("message") or "").strip() else "")
+            + "".join(f'<div class="note">note: {_e(n)}</div>' for n in cell.get("notes") or [])
+            + (f'<div class="step"><b>decided by</b> {_e(step)}</div>' if step else "") + "</td>")
+
+
+def _across_versions(report: dict, ids: dict) -> str:
+    """Per product run in two or more versions: the vectors whose outcome differs between its columns."""
+    products = report.get("across_versions") or []
+    intro = ("<p class=muted>Per product run in two or more versions (a configuration variant is a column of its "
+             "own, its configuration named): the vectors of a clause whose outcome differs in class between the "
+             "columns that ran them (fail and xfail, pass and xpass are one behaviour), each cell the row's test "
+             "id and its evidence. Through: the broker itself, or a provider over it.</p>")
+    if not products:
+        return intro + "<p class=muted>No product ran in two or more versions.</p>"
+    out = [intro]
+    for p in products:
+        cols = p["columns"]
+        out.append(f'<h3 class="product" data-product="{_e(p["product"])}">{_e(p["product"])}: '
+                   f'{_e(", ".join(c["label"] for c in cols))}</h3>'
+                   f'<p class=muted>{len(p["lines"])} of {p["compared"]} vector(s) run by two or more columns differ.</p>')
+        notes = [f'<li>{_e(c["label"])}: configuration '
+                 f'{_e("; ".join(c["configuration"]) or "(no configuration entry beyond the version’s)")}</li>'
+                 for c in cols if c["variant"]]
+        notes += [f'<li>{_e(n["spec"])} {_e(n["spec_revision"])}{" through " + _e(n["lane"]) if n["lane"] else ""} '
+                  f'applies to none of {_e(", ".join(n["columns"]))} (every row not_applicable): left out there</li>'
+                  for n in p["not_applicable"]]
+        if notes:
+            out.append(f"<ul>{''.join(notes)}</ul>")
+        if not p["lines"]:
+            out.append("<p class=muted>No difference.</p>")
+            continue
+        out.append('<table class="versions"><tr><th>Clause</th><th>Vector</th><th>Through</th>'
+                   + "".join(f'<th data-column="{_e(c["key"])}">{_e(c["label"])}</th>' for c in cols) + "</tr>")
+        for ln in p["lines"]:
+            anchor = ids.get((ln["spec"], ln["spec_revision"], ln["clause_id"]))
+            clause = f'<code>{_e(ln["clause_id"])}</code>'
+            clause = f'<a href="#{anchor}">{clause}</a>' if anchor else clause
+            through = " ".join(x for x in (ln["lane"] or "the broker", ln["protocol"] or "") if x)
+            out.append(f'<tr class="vline" data-clause="{_e(ln["clause_id"])}" data-vector="{_e(ln["vector_id"])}">'
+                       f'<td>{clause} <span class=muted>{_e(ln["level"])}</span></td>'
+                       f'<td><code>{_e(ln["vector_id"])}</code></td><td>{_e(through)}</td>'
+                       + "".join(_version_cell(ln["cells"].get(c["key"]), c["key"]) for c in cols) + "</tr>")
+        out.append("</table>")
+    return "".join(out)
+
+
 def _implementations(report: dict) -> str:
     out = ["<table><tr><th>Implementation</th><th>Kind</th><th>Version</th><th>Latest run</th>"
            "<th>Started</th><th>Suite</th><th>Pass rate</th><th>Outcomes</th></tr>"]
@@ -388,6 +447,7 @@ def render(report: dict) -> str:
         f'{charts.history_lines(report["history"])}</section>'
         f'<section id="implementations"><h2>Implementations (latest run)</h2>{_implementations(report)}</section>'
         f'<section id="compliance-matrix"><h2>Compliance matrix</h2>{_matrix(report, ids)}</section>'
+        f'<section id="across-versions"><h2>Across versions</h2>{_across_versions(report, ids)}</section>'
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'

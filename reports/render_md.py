@@ -6,9 +6,12 @@ from fixtures.levels import GROUPS, group_of
 from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
+from .versions import evidence
 
 ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
+MAX_VERSION_LINES = 60  # per product in "Across versions"
+MAX_EVIDENCE = 140
 
 
 def md_cell(value) -> str:
@@ -58,6 +61,58 @@ def broker_profiles(profiles: list[dict]) -> list[str]:
     return lines
 
 
+def version_cell(cell: dict | None) -> str:
+    """A product's vector in one column: the clause's outcome, the row's test id and its evidence."""
+    if cell is None:
+        return "not run"
+    if not cell.get("compared", True):
+        return f"*{cell['outcome']}: the spec applies to none of this version's rows*"
+    ev = evidence(cell)
+    ev = ev if len(ev) <= MAX_EVIDENCE else ev[:MAX_EVIDENCE - 3] + "..."
+    return f"**{cell['outcome']}** {code_cell(cell.get('test_id'))}" + (f": {md_cell(ev)}" if ev else "")
+
+
+def code_cell(value) -> str:
+    """Text as inline code inside a Markdown table cell (a backtick cannot be escaped there: it becomes ')."""
+    text = " ".join(("" if value is None else str(value)).split()).replace("`", "'").replace("|", "\\|")
+    return f"`{text}`" if text else "—"
+
+
+def across_versions(products: list[dict]) -> list[str]:
+    """## Across versions: per product, the vectors whose outcome differs between its versions."""
+    lines = ["", "## Across versions", "",
+             "Per product run in two or more versions (a configuration variant is a column of its own): the "
+             "vectors of a clause whose outcome differs in class between the columns that ran them (fail and "
+             "xfail, pass and xpass are one), each cell the row's test id and its evidence.", ""]
+    if not products:
+        return lines + ["No product ran in two or more versions."]
+    for p in products:
+        cols = p["columns"]
+        lines += [f"### {md_cell(p['product'])}: {md_cell(', '.join(c['label'] for c in cols))}", "",
+                  f"{len(p['lines'])} of {p['compared']} vector(s) run by two or more columns differ.", ""]
+        for c in cols:
+            if c["variant"]:
+                conf = "; ".join(c["configuration"]) or "(no configuration entry beyond the version's)"
+                lines.append(f"- {md_cell(c['label'])}: configuration {md_cell(conf)}")
+        for n in p["not_applicable"]:
+            lines.append(f"- {md_cell(n['spec'])} {md_cell(n['spec_revision'] or '')} "
+                         f"{'through ' + md_cell(n['lane']) + ' ' if n['lane'] else ''}applies to none of "
+                         f"{md_cell(', '.join(n['columns']))} (every row not_applicable): left out there")
+        if not p["lines"]:
+            lines += ["", "No difference."]
+            continue
+        lines += ["", "| Clause | Vector | Through | " + " | ".join(md_cell(c["label"]) for c in cols) + " |",
+                  "|---|---|---" + "|---" * len(cols) + "|"]
+        for ln in p["lines"][:MAX_VERSION_LINES]:
+            through = " ".join(x for x in (ln["lane"] or "the broker", ln["protocol"] or "") if x)
+            lines.append(f"| {md_cell(ln['clause_id'])} ({md_cell(ln['level'])}) | {md_cell(ln['vector_id'])} | "
+                         f"{md_cell(through)} | " + " | ".join(version_cell(ln["cells"].get(c["key"])) for c in cols) + " |")
+        if len(p["lines"]) > MAX_VERSION_LINES:
+            lines += ["", f"… and {len(p['lines']) - MAX_VERSION_LINES} more in index.html"]
+        lines.append("")
+    return lines
+
+
 def _pct(rate) -> str:
     return "n/a" if rate is None else f"{rate * 100:.1f}%"
 
@@ -102,6 +157,7 @@ def render(report: dict) -> str:
             n = sum(sum(c.values()) for c in v["counts"].values())
             lines.append(f"- {md_cell(v['implementation'])} on {md_cell(v['spec'])} {md_cell(v['spec_revision'])}: {n} row(s)")
     lines += broker_profiles(report.get("broker_profiles") or [])
+    lines += across_versions(report.get("across_versions") or [])
     lines += ["", "## Latest runs", "", "| Implementation | Run | Started | Pass rate |", "|---|---|---|---|"]
     for i in report["implementations"]:
         lines.append(f"| {md_cell(i['name'])} | {md_cell(i['run_id'])} | {md_cell(i['run_started'])} | {_pct(i['pass_rate'])} |")
