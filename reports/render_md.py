@@ -6,12 +6,11 @@ from fixtures.levels import GROUPS, group_of
 from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
-from .versions import evidence
 
 ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
 MAX_VERSION_LINES = 60  # per product in "Across versions"
-MAX_EVIDENCE = 140
+MAX_EVIDENCE = 200
 
 
 def md_cell(value) -> str:
@@ -67,7 +66,7 @@ def version_cell(cell: dict | None) -> str:
         return "not run"
     if not cell.get("compared", True):
         return f"*{cell['outcome']}: the spec applies to none of this version's rows*"
-    ev = evidence(cell)
+    ev = cell.get("evidence") or ""
     ev = ev if len(ev) <= MAX_EVIDENCE else ev[:MAX_EVIDENCE - 3] + "..."
     return f"**{cell['outcome']}** {code_cell(cell.get('test_id'))}" + (f": {md_cell(ev)}" if ev else "")
 

@@ -22,6 +22,8 @@ The rules:
 """
 from __future__ import annotations
 
+import re
+
 from fixtures.levels import LEVEL_RANK
 from fixtures.versionrange import release
 
@@ -86,7 +88,7 @@ def across_versions(cells: list[dict], identities: list[dict], clauses: dict | N
     `identities` are {impl, implementation}. A column: {key, version, variant, label, configuration,
     implementations}. A line: {spec, spec_revision, clause_id, level, lane, vector_id, protocol, cells:
     column key -> {outcome, row_outcome, implementation, test_id, expected_outcome, message, failed_step,
-    error_kind, notes, compared}}. `compared`: the lines two or more columns ran, differing or not;
+    error_kind, notes, evidence, compared}}. `compared`: the lines two or more columns ran, differing or not;
     `not_applicable`: {spec, spec_revision, lane, columns} whose every row of that spec was not_applicable.
     """
     clauses = clauses or {}
@@ -114,6 +116,7 @@ def across_versions(cells: list[dict], identities: list[dict], clauses: dict | N
             if v.get("level"):
                 line["levels"].add(v["level"])
             line["cells"][ckey] = _worse(line["cells"].get(ckey), _cell(cell["impl"], v))
+            line["cells"][ckey]["evidence"] = evidence(line["cells"][ckey], v["vector_id"])
     out = []
     for product, p in sorted(products.items()):
         if len({version for version, _ in p["columns"]}) < 2:
@@ -168,10 +171,19 @@ def _strongest(levels: set[str]) -> str | None:
     return min(levels, key=lambda lv: (LEVEL_RANK.get(lv, 99), lv)) if levels else None
 
 
-def evidence(cell: dict) -> str:
-    """A cell's evidence in one line: the row's message (why it failed, or was not applicable), else its
-    notes (what was observed), else the step that decided it."""
-    text = " ".join((cell.get("message") or "").split())
+# A clause's quote in a row's message: `ce-amqp/1.4/json-format (MUST): "..."` (fixtures/outcomes.py)
+_QUOTE_LINE = re.compile(r"^[\w.@-]+(?:/[\w.@-]+)+ \([A-Z ]+\): ")
+
+
+def evidence(cell: dict, vector_id: str | None = None) -> str:
+    """A cell's evidence in one line: the row's message without the lines that restate the vector and
+    the clause (what remains is what was observed, or why the vector did not apply), else its notes (what
+    was observed), else the step that decided it."""
+    lines = [ln for ln in (cell.get("message") or "").splitlines() if ln.strip()]
+    head = f"{vector_id}:" if vector_id else None
+    detail = [ln for i, ln in enumerate(lines)
+              if not (i == 0 and head and head in ln and len(lines) > 1) and not _QUOTE_LINE.match(ln)]
+    text = " ".join(" ".join(detail).split())
     if not text:
         text = "; ".join(" ".join(n.split()) for n in cell.get("notes") or [])
     if not text and (cell.get("failed_step") or cell.get("error_kind")):
