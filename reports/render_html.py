@@ -36,7 +36,8 @@ details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospa
 .note{color:#555;font-style:italic}
 .muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0}
 #filter{padding:4px 8px;width:26em}.hidden{display:none}
-table.versions td.vv{min-width:16em;max-width:34em}table.versions code.tid{font-size:11px;word-break:break-all}
+table.versions td.vv{min-width:14em;max-width:30em;font-size:12px}table.versions code.tid{font-size:11px;word-break:break-all}
+table.versions details.row{border:0;padding:0;margin:2px 0;background:none}
 """
 
 JS = r"""
@@ -259,8 +260,17 @@ def _profiles(report: dict) -> str:
     return "".join(out)
 
 
+EVIDENCE_LINE = 320   # characters of a cell's evidence shown; the whole row opens below it
+
+
+def _short(text: str | None) -> str:
+    text = text or ""
+    return text if len(text) <= EVIDENCE_LINE else text[:EVIDENCE_LINE - 1] + "…"
+
+
 def _version_cell(cell: dict | None, column: str) -> str:
-    """One column of a product's vector: the clause's outcome, the row's test id, its message, notes and step."""
+    """One column of a product's vector: the clause's outcome and the evidence in a line; the row (its test id)
+    opens to its whole message, notes and deciding step."""
     if cell is None:
         return f'<td class="muted" data-column="{_e(column)}" title="not run">not run</td>'
     mine, row = cell["outcome"], cell["row_outcome"]
@@ -268,12 +278,13 @@ def _version_cell(cell: dict | None, column: str) -> str:
     step = render_compare.step_text(cell)
     left_out = "" if cell.get("compared", True) else (
         ' muted" title="left out of the comparison: the spec applies to none of this column\'s rows')
+    whole = ((f'<div class="msg">{_e(cell["message"])}</div>' if (cell.get("message") or "").strip() else "")
+             + "".join(f'<div class="note">note: {_e(n)}</div>' for n in cell.get("notes") or [])
+             + (f'<div class="step"><b>decided by</b> {_e(step)}</div>' if step else ""))
     return (f'<td class="vv{left_out}" data-column="{_e(column)}" data-outcome="{_e(mine)}">'
-            f'<span class="c o-{_e(mine)} tag">{_e(shown)}</span> <span class=muted>{_e(cell["implementation"])}</span>'
-            f'<div><code class="tid">{_e(cell["test_id"])}</code></div>'
-            + (f'<div class="msg">{_e(cell["message"])}</div>' if (cell.get("message") or "").strip() else "")
-            + "".join(f'<div class="note">note: {_e(n)}</div>' for n in cell.get("notes") or [])
-            + (f'<div class="step"><b>decided by</b> {_e(step)}</div>' if step else "") + "</td>")
+            f'<span class="c o-{_e(mine)} tag">{_e(shown)}</span> <span class="ev1">{_e(_short(cell.get("evidence")))}</span>'
+            f'<details class="row"><summary><code class="tid">{_e(cell["test_id"])}</code></summary>'
+            f'<div class=muted>{_e(cell["implementation"])}</div>{whole}</details></td>')
 
 
 def _across_versions(report: dict, ids: dict) -> str:
