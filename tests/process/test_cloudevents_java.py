@@ -69,7 +69,7 @@ def test_handshake_names_the_sdk_and_what_its_module_offers(codec):
     hs = codec.handshake
     pinned = ET.parse(ROOT / SHIM_DIR / "pom.xml").getroot().find("{*}properties/{*}cloudevents.version").text
     assert (hs.name, hs.impl_version, hs.role) == ("cloudevents-sdk-java", pinned, "cloudevents-codec")
-    assert sorted(hs.offers["operations"]) == ["decode", "encode"]
+    assert sorted(hs.offers["operations"]) == ["decode", "encode", "proton-transit"]
     assert hs.offers["bindings"] == {"ce-amqp": {"modes": ["binary", "structured"], "formats": ["json"]}}
     assert hs.details["library"] == f"io.cloudevents:cloudevents-amqp-proton:{pinned}"
     assert hs.details["proton_j"].startswith("org.apache.qpid:proton-j:")
@@ -150,8 +150,8 @@ def test_what_proton_j_cannot_hold_and_what_the_forms_cannot_say(codec):
     assert r.code == "rejected" and "content-type as string" in r.reason
     two = {"protocol": "amqp10", "body": {"data": ["AA==", "AQ=="]}}
     assert refusal(codec, "decode", {"message": two}).code == "rejected"
-    dec = {"protocol": "amqp10", "application_properties": {"cloudEvents:x": {"decimal": "1.5"}}}
-    assert refusal(codec, "decode", {"message": dec}).code == "not-expressible"
+    bad = {"protocol": "amqp10", "application_properties": {"x": {"uint": -1}}}
+    assert refusal(codec, "decode", {"message": bad}).code == "not-expressible"
     no_sv = {"attributes": {k: v for k, v in EVENT["attributes"].items() if k != "specversion"}}
     assert refusal(codec, "encode", {"mode": "binary", "event": no_sv}).code == "not-expressible"
     assert refusal(codec, "encode", {"mode": "batch", "event": EVENT}).code == "not-offered"
@@ -169,6 +169,38 @@ def test_a_message_with_every_section_and_wire_type_reaches_the_sdk(codec):
     # The reader took an amqp-value string as the data's UTF-8 bytes (AmqpConstants.getPayloadAsByteArray).
     assert got["event"]["data"] == base64.b64encode(b"hi").decode()
     assert got["event"]["attributes"]["n"] == s("NaN")
+
+
+def test_every_wire_type_crosses_proton_j_unchanged(codec):
+    """The shim's typing, apart from the SDK: a MESSAGE through proton-j's encoder and decoder."""
+    values = {"n": {"null": None}, "b": {"boolean": False}, "i8": {"byte": -128}, "i16": {"short": 32767},
+              "i32": {"int": -2**31}, "i64": {"long": 2**63 - 1}, "u8": {"ubyte": 255}, "u16": {"ushort": 65535},
+              "u32": {"uint": 2**32 - 1}, "u64": {"ulong": 2**64 - 1}, "f": {"float": 1.5}, "d": {"double": "-Infinity"},
+              "nan": {"double": "NaN"}, "ts": {"timestamp": -1}, "str": s("é"), "sym": {"symbol": "x"},
+              "bin": {"binary": ""}, "id": {"uuid": "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"},
+              "dec": {"decimal": "-1.25E+7"}, "l": {"list": [{"int": 1}, {"list": []}]},
+              "m": {"map": {"k": {"map": {"z": {"string": ""}}}}}}
+    message = {"protocol": "amqp10", "header": {"durable": {"boolean": True}, "priority": {"ubyte": 9}},
+               "message_annotations": {"x-opt-a": {"long": 1}},
+               "properties": {"message-id": {"ulong": 7}, "user-id": {"binary": "AAE="}, "to": s("q"),
+                              "content-type": {"symbol": "text/plain"}, "creation-time": {"timestamp": 1522900584000},
+                              "group-sequence": {"uint": 3}},
+               "application_properties": values, "body": {"sequence": [[{"short": 1}, s("a")]]}}
+    got = codec.request("proton-transit", {"message": message}, timeout=TIMEOUT)["message"]
+    assert got == message
+    for body in ({"value": {"map": {"a": {"ulong": 1}}}}, {"data": ["AAE="]}, {"data": []}):
+        m = {"protocol": "amqp10", "body": body}
+        assert codec.request("proton-transit", {"message": m}, timeout=TIMEOUT)["message"] == m
+
+
+def test_a_value_the_sdk_reads_by_its_java_tostring(codec):
+    """ProtonAmqpBinaryMessageReader.toCloudEventsValue is value.toString(): proton-j's Decimal128 has
+    none of its own, so the SDK reads Object.toString()."""
+    app = {"cloudEvents:specversion": s("1.0"), "cloudEvents:id": s("A1"), "cloudEvents:source": s("/ctx"),
+           "cloudEvents:type": s("t"), "cloudEvents:dec": {"decimal": "1.5"}, "cloudEvents:sym": {"symbol": "y"}}
+    got = decode(codec, {"protocol": "amqp10", "application_properties": app})["event"]["attributes"]
+    assert got["dec"]["string"].startswith("org.apache.qpid.proton.amqp.Decimal128@")
+    assert got["sym"] == s("y")
 
 
 def test_the_proposed_registry_entry_names_this_shim():

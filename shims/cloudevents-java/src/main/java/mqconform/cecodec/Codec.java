@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * ProtonAmqpMessageFactory (createWriter: writeBinary / writeStructured; createReader: binary or
  * structured as the SDK detects it from the content-type and the specversion property).
  * The versions it reports are read from the jars' Maven metadata, never written here.
+ * `proton-transit` is the shim's own check (no SDK call): a MESSAGE through proton-j's codec and
+ * back, so the typing of both directions can be tested apart from the SDK.
  */
 final class Codec {
     static final String BINDING = "ce-amqp";
@@ -34,7 +36,9 @@ final class Codec {
             case "hello": return hello(p);
             case "encode": return encode(p);
             case "decode": return decode(p);
-            default: throw new Refused(Refused.NOT_OFFERED, "no operation " + op + " (this shim offers encode, decode)");
+            case "proton-transit": return transit(p);
+            default: throw new Refused(Refused.NOT_OFFERED, "no operation " + op
+                + " (this shim offers encode, decode, proton-transit)");
         }
     }
 
@@ -80,6 +84,7 @@ final class Codec {
         JsonArray ops = new JsonArray();
         ops.add("encode");
         ops.add("decode");
+        ops.add("proton-transit");
         offers.add("operations", ops);
         offers.add("bindings", bindings);
         r.add("offers", offers);
@@ -145,6 +150,14 @@ final class Codec {
             : ProtonAmqpMessageFactory.createWriter().writeStructured(event, structuredType));
         JsonObject r = new JsonObject();
         r.add("message", AmqpMessages.toJson(AmqpMessages.overTheWire(written, "the SDK's message")));
+        return r;
+    }
+
+    /** The shim's own check, no SDK call: MESSAGE -> proton-j -> its encoding -> proton-j -> MESSAGE. */
+    static JsonObject transit(JsonObject p) {
+        JsonObject r = new JsonObject();
+        r.add("message", AmqpMessages.toJson(AmqpMessages.overTheWire(AmqpMessages.fromJson(p.get("message")),
+            "the request's message")));
         return r;
     }
 

@@ -6,6 +6,9 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Decimal128;
+import org.apache.qpid.proton.amqp.Decimal32;
+import org.apache.qpid.proton.amqp.Decimal64;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedByte;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
@@ -28,8 +31,10 @@ import java.util.UUID;
  *  - the wire type is read from the Java class proton-j gives (String string, Symbol symbol,
  *    Integer int, UnsignedInteger uint, Long long, Date timestamp in ms, Binary binary, ...), never
  *    guessed from the value;
- *  - a Java value the MESSAGE form has no type for (char, decimal32/64/128, arrays, described
- *    types, maps with non-string keys) is not expressible, with the class named;
+ *  - decimal32/64/128 are read as the project reads them (Bid: the BID encoding), and a `decimal`
+ *    is written as a decimal128;
+ *  - a Java value the MESSAGE form has no type for (char, arrays, described types, maps with
+ *    non-string keys) is not expressible, with the class named;
  *  - an input value out of its type's range, or of the wrong JSON kind, is a malformed request,
  *    named by its path.
  */
@@ -75,6 +80,8 @@ final class Typed {
             o.addProperty("symbol", s.toString());
         } else if (v instanceof Binary b) {
             o.addProperty("binary", Base64.getEncoder().encodeToString(bytes(b)));
+        } else if (v instanceof Decimal32 || v instanceof Decimal64 || v instanceof Decimal128) {
+            o.addProperty("decimal", Bid.toText(v));
         } else if (v instanceof UUID u) {
             o.addProperty("uuid", u.toString());
         } else if (v instanceof List<?> list) {
@@ -166,9 +173,18 @@ final class Typed {
                 } catch (IllegalArgumentException ex) {
                     throw bad(at, "not a UUID: " + v);
                 }
-            case "decimal":
-                throw Refused.notExpressible(at + ": the MESSAGE form's decimal has no width, and proton-j holds "
-                    + "only Decimal32/64/128 bit patterns; the shim does not choose one");
+            case "decimal": {
+                String text = string(v, at);
+                try {
+                    Decimal128 d = Bid.decimal128(text);
+                    if (d == null) {
+                        throw bad(at, text + " does not fit a decimal128 exactly");
+                    }
+                    return d;
+                } catch (NumberFormatException ex) {
+                    throw bad(at, "not a decimal number: " + text);
+                }
+            }
             case "list": {
                 if (!v.isJsonArray()) {
                     throw bad(at, "list takes an array of typed values");
