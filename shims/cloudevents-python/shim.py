@@ -431,7 +431,7 @@ def amqp091_value(form: dict):
     if kind == "decimal":
         return Decimal(v)
     if kind == "timestamp":
-        return dt.datetime.fromtimestamp(v, dt.timezone.utc)
+        return dt.datetime.fromtimestamp(v, dt.UTC)
     if kind == "map":
         return {k: amqp091_value(x) for k, x in v.items()}
     if kind == "list":

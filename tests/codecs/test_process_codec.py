@@ -195,3 +195,16 @@ def test_process_codecs_yaml_errors_name_the_file_and_field(tmp_path, text, prob
     with pytest.raises(registry.CodecRegistryError, match=problem) as err:
         registry.load_process_codecs(f)
     assert str(err.value).startswith("process_codecs.yaml")
+
+
+def test_the_python_shim_is_standalone():
+    """The template imports the SDK, the standard library and python-qpid-proton only, never mqconform."""
+    import ast
+    shim = Path(__file__).resolve().parents[2] / "shims" / "cloudevents-python" / "shim.py"
+    roots = set()
+    for node in ast.walk(ast.parse(shim.read_text())):
+        if isinstance(node, ast.Import):
+            roots |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            roots.add((node.module or "").split(".")[0])
+    assert roots - sys.stdlib_module_names == {"cloudevents", "proton"}
