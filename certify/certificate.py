@@ -201,9 +201,9 @@ def overall_line(f: dict) -> str:
     """One line: the verdict, what it is about (implementation, specs), and why, with no alternative in it."""
     impl, specs = f["implementation"], applying(f)
     server = impl["server"]
-    who = " ".join(str(x) for x in (server.get("product") or impl["name"], server.get("version") or impl.get("version"))
-                   if x)
-    who += f" (`{impl['name']}`)" if who != impl["name"] else ""
+    who = md_cell(" ".join(str(x) for x in (server.get("product") or impl["name"],
+                                            server.get("version") or impl.get("version")) if x))
+    who += f" (`{impl['name']}`)"
     on = ", ".join(f"{s['spec']}" + (f" {s['spec_revision']}" if s["spec_revision"] and s["spec_revision"] not in s["spec"]
                                       else "") for s in specs) or "no spec that applies to it"
     scope = "" if f["scope"] == ["every spec"] else f" (certified: --spec {', '.join(f['scope'])})"
@@ -225,7 +225,7 @@ def overall_line(f: dict) -> str:
         why = "every testable MUST / MUST NOT clause that applies was judged and held, and every SHOULD met"
     else:
         why = "no spec certified applies to it"
-    return f"**Overall: {verdict.upper().replace('-', ' ')}**: {md_cell(who)} on {on}{md_cell(scope)}: {why}."
+    return f"**Overall: {verdict.upper().replace('-', ' ')}**: {who} on {md_cell(on)}{md_cell(scope)}: {why}."
 
 
 def coverage_cell(cov: dict) -> str:
