@@ -33,7 +33,9 @@ def section(f: dict) -> list[str]:
     lines = ["", "## Facts the vendor stated", "",
              "Stated in the endpoint's URL; they decide which vectors apply, and are taken as given.", ""]
     lines += [f"- `{k}={v}`" for k, v in facts["stated"].items()] or ["None stated."]
+    if facts["not_stated"]:
+        lines += ["", "Not stated: a vector that needs a fact not stated is not_applicable.", ""]
     for k, vectors in facts["not_stated"].items():
-        lines.append(f"- `{k}`: not stated" + (f"; so {len(vectors)} vector(s) were not_applicable: "
-                                                + ", ".join(f"`{v}`" for v in vectors) if vectors else ""))
+        lines.append(f"- `{k}`: " + (f"{len(vectors)} vector(s) not_applicable for want of it: "
+                                      + ", ".join(f"`{v}`" for v in vectors) if vectors else "no vector needed it"))
     return lines

@@ -137,7 +137,7 @@ def test_the_certificates_counts_are_junits(error_in_setup):
 def test_facts_the_vendor_stated_and_vectors_not_applicable_for_want_of_one():
     text = certificate.render(_facts())
     assert "- `amqp_address_v1=permitted`" in text
-    assert "- `amqp10_auto_create`: not stated; so 1 vector(s) were not_applicable: `v5`" in text
+    assert "- `amqp10_auto_create`: 1 vector(s) not_applicable for want of it: `v5`" in text
 
 
 def test_a_reason_is_never_cut_inside_a_word():

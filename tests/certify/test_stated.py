@@ -19,10 +19,10 @@ def test_stated_facts_come_from_the_rows_and_missing_ones_are_counted():
     assert facts == {"stated": {"amqp_address_v1": "denied"}, "not_stated": {"amqp10_auto_create": ["v.auto-create-a", "v.auto-create-b"]}}
     text = "\n".join(stated.section({"stated_facts": facts}))
     assert "## Facts the vendor stated" in text and "- `amqp_address_v1=denied`" in text
-    assert ("- `amqp10_auto_create`: not stated; so 2 vector(s) were not_applicable: `v.auto-create-a`, "
+    assert ("- `amqp10_auto_create`: 2 vector(s) not_applicable for want of it: `v.auto-create-a`, "
             "`v.auto-create-b`") in text
 
 
 def test_nothing_stated_says_so():
     text = "\n".join(stated.section({"stated_facts": stated.of([_row()])}))
-    assert "None stated." in text and "`amqp_address_v1`: not stated" in text
+    assert "None stated." in text and "- `amqp_address_v1`: no vector needed it" in text
