@@ -8,7 +8,8 @@ The rules it keeps:
 - a clause's sentence is the clause file's quote (vectors/clauses, reports/clauses.py), verbatim;
 - an `error` row judged nothing: it is listed with the clauses it would have judged, never as a
   failed clause (it makes a verdict incomplete: docs/verdicts.md);
-- a reason is the row's message on one line, never cut inside a word (reports/render_md.py `shorten`).
+- a reason is the row's message on one line, split into what the vector checks and what was found,
+  never cut inside a word (reports/render_md.py `shorten`).
 """
 from __future__ import annotations
 
@@ -23,27 +24,41 @@ def _where(r: dict) -> str:
     step = r.get("failed_step") or {}
     if not step.get("index"):
         return ""
-    return f"step {step['index']}" + (f" ({step['action']})" if step.get("action") else "")
+    return f"step {step['index']}" + (f": {step['action']}" if step.get("action") else "")
+
+
+def split_message(r: dict) -> tuple[str, str]:
+    """(what the vector checks, what was found) from a row's message. A vector's message is its
+    `vector_id: description` line, a `clause (LEVEL): "quote"` line per clause it cites, then what the
+    failed step found (docs/results.md `message`); the quote is shown with its clause, so it is left
+    out here. A message of another shape is all "found"."""
+    lines = [ln.strip() for ln in (r.get("message") or "").splitlines() if ln.strip()]
+    checks = ""
+    if lines and lines[0].startswith(f"{r['vector_id']}: "):
+        checks = lines.pop(0).removeprefix(f"{r['vector_id']}: ")
+    cited = tuple(f"{c} (" for c in r.get("clause_ids") or [])
+    found = [ln for ln in lines if not (cited and ln.startswith(cited))]
+    return shorten(checks, REASON_LIMIT), shorten(" ".join(found), REASON_LIMIT)
 
 
 def _row_ref(r: dict) -> dict:
-    return {"vector_id": r["vector_id"], "test_id": r.get("test_id"), "step": _where(r),
-            "reason": shorten(r.get("message"), REASON_LIMIT)}
+    checks, found = split_message(r)
+    return {"vector_id": r["vector_id"], "test_id": r.get("test_id"), "step": _where(r), "checks": checks,
+            "found": found}
 
 
 def of(rows: list[dict], clauses: dict) -> dict:
     """{(spec, revision): {"failed_clauses": [...], "errors": [...]}} for the rows' spec revisions.
 
-    failed_clauses: [{clause_id, level, quote, rows: [{vector_id, test_id, step, reason}]}], strongest level
-    first; errors: [{vector_id, test_id, error_kind, clause_ids, reason}], by vector id."""
+    failed_clauses: [{clause_id, level, quote, rows: [{vector_id, test_id, step, checks, found}]}], strongest
+    level first; errors: [{vector_id, test_id, step, checks, found, error_kind, clause_ids}], by vector id."""
     out: dict[tuple, dict] = {}
     judged_against = [r for r in rows if r["outcome"] in ("error", "fail", "xfail")]
     for r in sorted(judged_against, key=lambda r: (r["vector_id"], r.get("test_id") or "")):
         got = out.setdefault((r["spec"], r.get("spec_revision") or ""), {"failed": {}, "errors": []})
         if r["outcome"] == "error":
-            got["errors"].append({"vector_id": r["vector_id"], "test_id": r.get("test_id"),
-                                  "error_kind": r.get("error_kind"), "clause_ids": list(r.get("clause_ids") or []),
-                                  "reason": shorten(r.get("message"), REASON_LIMIT)})
+            got["errors"].append({**_row_ref(r), "error_kind": r.get("error_kind"),
+                                  "clause_ids": list(r.get("clause_ids") or [])})
         elif r["outcome"] in ("fail", "xfail"):
             for cid in blamed(r):
                 got["failed"].setdefault(cid, []).append(_row_ref(r))
@@ -60,6 +75,15 @@ def of(rows: list[dict], clauses: dict) -> dict:
     return result
 
 
+def _row_line(r: dict, note: str = "") -> str:
+    """`vector` (step n; note): checks: ...; found: ... (the test id is in certificate.json and junit.xml)."""
+    where = "; ".join(x for x in (md_cell(r["step"]), note) if x)
+    where = f" ({where})" if where else ""
+    said = "; ".join(x for x in ((f"checks: {md_cell(r['checks'])}" if r["checks"] else ""),
+                                 (f"found: {md_cell(r['found'])}" if r["found"] else "")) if x)
+    return f"`{r['vector_id']}`{where}" + (f": {said}" if said else "")
+
+
 def lines(spec: dict) -> list[str]:
     """CERTIFICATE.md's lines for one spec revision's failed clauses and errors (none when nothing failed)."""
     out = []
@@ -67,13 +91,12 @@ def lines(spec: dict) -> list[str]:
         out.append(f"- **{md_cell(f['level'] or 'level not known')}** `{f['clause_id']}`")
         out.append(f"  > {md_cell(f['quote']) or '(no sentence: the clause is not in this checkout’s clause files)'}")
         for r in f["rows"]:
-            where = f", {r['step']}" if r["step"] else ""
-            out.append(f"  - decided by `{r['vector_id']}`{md_cell(where)} (`{r['test_id']}`): {md_cell(r['reason'])}")
+            out.append(f"  - decided by {_row_line(r)}")
     errors = spec.get("errors") or []
     if errors:
         out += ["", f"Not judged ({len(errors)} error row(s): the suite could not judge them; not failures):", ""]
         for e in errors:
             cites = ", ".join(e["clause_ids"]) or "no clause"
-            out.append(f"- `{e['vector_id']}` ({md_cell(e['error_kind'] or 'error')}; would judge {md_cell(cites)}): "
-                       f"{md_cell(e['reason'])}")
+            kind = e["error_kind"] or "unknown"
+            out.append(f"- {_row_line(e, md_cell(f'{kind} error; would judge {cites}'))}")
     return out

@@ -56,8 +56,8 @@ def test_failed_clauses_carry_their_sentence_and_the_row_that_decided_them():
     assert [c["clause_id"] for c in got["failed_clauses"]] == [MUST_C, SHOULD_C]   # strongest level first
     must = got["failed_clauses"][0]
     assert must["level"] == "MUST" and must["quote"] == " ".join(clauses.load()[MUST_C]["quote"].split())
-    assert must["rows"] == [{"vector_id": "v2", "test_id": "suites/t.py::test[v2]", "step": "step 2 (send)",
-                             "reason": "the message was routed to the default exchange, expected the named one"}]
+    assert must["rows"] == [{"vector_id": "v2", "test_id": "suites/t.py::test[v2]", "step": "step 2: send",
+                             "checks": "", "found": "the message was routed to the default exchange, expected the named one"}]
     # an error judged nothing: listed apart, never a failed clause
     assert OTHER_C not in [c["clause_id"] for c in got["failed_clauses"]]
     assert [(e["vector_id"], e["error_kind"], e["clause_ids"]) for e in got["errors"]] == [("v3", "adapter", [OTHER_C])]
@@ -71,8 +71,9 @@ def test_the_certificate_shows_each_failed_clause_with_its_sentence():
     quote = " ".join(clauses.load()[MUST_C]["quote"].split())
     at = text.index(f"**MUST** `{MUST_C}`")
     assert quote[:40].replace("`", "\\`") in text[at:]
-    assert "decided by `v2`, step 2 (send) (`suites/t.py::test[v2]`): the message was routed to the default" in text
-    assert "Not judged (1 error row(s)" in text and "- `v3` (adapter; would judge " + OTHER_C in text
+    assert "decided by `v2` (step 2: send): found: the message was routed to the default" in text
+    assert "Not judged (1 error row(s)" in text
+    assert f"- `v3` (adapter error; would judge {OTHER_C}): found: the adapter lost the link" in text
     assert f"**SHOULD** `{SHOULD_C}`" in text
 
 
@@ -134,6 +135,14 @@ def test_the_certificates_counts_are_junits(error_in_setup):
     assert "is 2 = 1 failed + 1 errors" in text
 
 
+def test_a_vectors_message_is_split_into_what_it_checks_and_what_was_found():
+    r = row(7, "fail", message=f"v7: a v1 address is refused\n{MUST_C} (MUST): \"the sentence\"\n"
+                               "step 1 (attach_sender: '/queue'): expected refused; got attached")
+    assert failing.split_message(r) == ("a v1 address is refused",
+                                        "step 1 (attach_sender: '/queue'): expected refused; got attached")
+    assert failing.split_message(row(8, "fail", message="another shape")) == ("", "another shape")
+
+
 def test_facts_the_vendor_stated_and_vectors_not_applicable_for_want_of_one():
     text = certificate.render(_facts())
     assert "- `amqp_address_v1=permitted`" in text
@@ -144,7 +153,7 @@ def test_a_reason_is_never_cut_inside_a_word():
     long = "the broker refused the link because " + "the address was not understood " * 30
     f = _facts([*ROWS[:1], row(9, "fail", message=long)])
     [r] = f["specs"][0]["failed_clauses"][0]["rows"]
-    assert r["reason"].endswith("…") and len(r["reason"]) <= failing.REASON_LIMIT
-    assert long.startswith(r["reason"][:-1]) and long[len(r["reason"]) - 1] == " "
+    assert r["found"].endswith("…") and len(r["found"]) <= failing.REASON_LIMIT
+    assert long.startswith(r["found"][:-1]) and long[len(r["found"]) - 1] == " "
     assert shorten("hello wonderful world", 14) == "hello…" and shorten("short", 14) == "short"
     assert shorten("a\nb  c", 10) == "a b c"
