@@ -14,8 +14,8 @@ on the certificate with the failing rows they account for, as declared; they nev
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,12 +26,23 @@ from fixtures import expectations as exp_mod  # noqa: E402
 from fixtures.levels import GROUPS, group_of  # noqa: E402
 from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
-from reports.outcomes import (CONFORMANT, CONFORMANT_EXCEPT_SHOULD, INCOMPLETE, MUST_HELD, NOT_APPLICABLE,  # noqa: E402
-                               NOT_CONFORMANT, OUTCOME_ORDER)
+from reports.outcomes import (  # noqa: E402
+    CONFORMANT,
+    CONFORMANT_EXCEPT_SHOULD,
+    INCOMPLETE,
+    MUST_HELD,
+    NOT_APPLICABLE,
+    NOT_CONFORMANT,
+    OUTCOME_ORDER,
+)
 from reports.render_md import md_cell, outcome_counts, shorten  # noqa: E402
-from . import counts, failing, stated  # noqa: E402
 
-from . import timing  # noqa: E402
+from . import (  # noqa: E402
+    counts,
+    failing,
+    stated,
+    timing,  # noqa: E402
+)
 
 SCHEMA = "mqconform-certificate/2"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
@@ -186,6 +197,11 @@ def overall(f: dict) -> str:
     when none applies. certify exits 0 only for a verdict in MUST_HELD."""
     verdicts = {s["verdict"] for s in applying(f)}
     return next((v for v in OVERALL_ORDER if v in verdicts), NOT_APPLICABLE)
+
+
+def holds(f: dict) -> bool:
+    """Whether every MUST / MUST NOT clause of every spec that applies was judged and held (certify exits 0)."""
+    return overall(f) in MUST_HELD
 
 
 def _named(ids: list[str]) -> str:

@@ -13,8 +13,19 @@ from dataclasses import dataclass, field
 from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 
 from . import coverage_rule, profile
-from .outcomes import (CONFORMANT, CONFORMANT_EXCEPT_SHOULD, FAILING, INCOMPLETE, NOT_APPLICABLE, NOT_CONFORMANT,
-                       NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS)
+from .outcomes import (
+    CONFORMANT,
+    CONFORMANT_EXCEPT_SHOULD,
+    FAILING,
+    INCOMPLETE,
+    NOT_APPLICABLE,
+    NOT_CONFORMANT,
+    NOT_JUDGED,
+    OUTCOME_ORDER,
+    PASSING,
+    SEVERITY,
+    VERDICTS,
+)
 
 REPORT_SCHEMA = "mqconform-compliance/1"
 
