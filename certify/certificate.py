@@ -14,8 +14,8 @@ on the certificate with the failing rows they account for, as declared; they nev
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,18 +26,29 @@ from fixtures import expectations as exp_mod  # noqa: E402
 from fixtures.levels import GROUPS, group_of  # noqa: E402
 from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
-from reports.outcomes import OUTCOME_ORDER  # noqa: E402
-from reports.render_md import md_cell, outcome_counts  # noqa: E402
-from . import stated  # noqa: E402
+from reports.outcomes import (  # noqa: E402
+    CONFORMANT,
+    CONFORMANT_EXCEPT_SHOULD,
+    INCOMPLETE,
+    MUST_HELD,
+    NOT_APPLICABLE,
+    NOT_CONFORMANT,
+    OUTCOME_ORDER,
+)
+from reports.render_md import md_cell, outcome_counts, shorten  # noqa: E402
 
-from . import timing  # noqa: E402
+from . import (  # noqa: E402
+    counts,
+    failing,
+    stated,
+    timing,  # noqa: E402
+)
 
-SCHEMA = "mqconform-certificate/1"
+SCHEMA = "mqconform-certificate/2"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
 # Provenance an endpoint's rows carry (fixtures/brokers.py): what the broker said about itself.
 SERVER_FACTS = ("server_product", "server_version", "server_platform", "server_cluster_name", "server_read_over")
-GOOD = ("conformant", "conformant-with-deviations")
 
 
 class CertificateError(ValueError):
@@ -104,17 +115,19 @@ def spec_verdicts(rows: list[dict], clauses: dict | None = None) -> list[dict]:
     never disagree. `clauses`: reports/clauses.py `load` (this checkout's clause files by default)."""
     clauses = clause_files.load() if clauses is None else clauses
     identities = {r["implementation"]["name"]: r["implementation"] for r in rows}
+    failed = failing.of(rows, clauses)
     out = []
     for v in model.spec_verdicts(level_counts(rows), clause_counts(rows), clauses, identities):
         spec, rev = v["spec"], v["spec_revision"] or ""
         entry = {"spec": spec, "spec_revision": rev, "verdict": v["verdict"], "covers": v["covers"],
                  "coverage": v["coverage"], "counts": v["counts"],
-                 "rows": sum(sum(c.values()) for c in v["counts"].values())}
+                 "rows": sum(sum(c.values()) for c in v["counts"].values()),
+                 **failed.get((spec, rev), {"failed_clauses": [], "errors": []})}
         if v["verdict"] == "not-applicable":
             # the reason most of its rows give (the spec's own applies_to; a clause may name another range)
             whys = Counter((r.get("message") or "").splitlines()[0] for r in rows
                            if r["spec"] == spec and (r.get("spec_revision") or "") == rev and r.get("message"))
-            entry["why"] = min(whys, key=lambda w: (-whys[w], w))[:300] if whys else ""
+            entry["why"] = shorten(min(whys, key=lambda w: (-whys[w], w)), 300) if whys else ""
         out.append(entry)
     return out
 
@@ -159,6 +172,7 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
         "suite": {"version": first["suite_version"], "commit": suite_commit, "vectors_digest": first["vectors_digest"]},
         "run": {"run_id": first["run_id"], "run_started": first["run_started"], "rows": len(rows),
                 "outcomes": {o: n for o in OUTCOME_ORDER if (n := sum(r["outcome"] == o for r in rows))}},
+        "counts": counts.of(rows),   # certify/counts.py: failed, errors, and how pytest and junit.xml show them
         "scope": list(scope) or ["every spec"],
         "specs": spec_verdicts(rows),
         "declared_deviations": declared(rows, list(deviation_entries), on),
@@ -168,12 +182,66 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
     }
 
 
+# The certificate's verdict over the specs that apply, the worst first (one of reports/outcomes.py VERDICTS).
+OVERALL_ORDER = (NOT_CONFORMANT, INCOMPLETE, CONFORMANT_EXCEPT_SHOULD, CONFORMANT)
+LIST_IN_LINE = 6   # clause ids named in the overall line; every one is listed under its spec
+
+
+def applying(f: dict) -> list[dict]:
+    """The specs of the certificate that apply to the implementation and have a verdict."""
+    return [s for s in f["specs"] if s["verdict"] not in (NOT_APPLICABLE, None)]
+
+
 def overall(f: dict) -> str:
-    """One word for the whole certificate: every spec that applies conformant (with deviations or not)."""
-    applying = [s["verdict"] for s in f["specs"] if s["verdict"] not in ("not-applicable", None)]
-    if not applying:
-        return "not-applicable"
-    return "conformant" if all(v in GOOD for v in applying) else "not conformant or incomplete"
+    """The certificate's verdict: the worst verdict of the specs that apply (OVERALL_ORDER); not-applicable
+    when none applies. certify exits 0 only for a verdict in MUST_HELD."""
+    verdicts = {s["verdict"] for s in applying(f)}
+    return next((v for v in OVERALL_ORDER if v in verdicts), NOT_APPLICABLE)
+
+
+def holds(f: dict) -> bool:
+    """Whether every MUST / MUST NOT clause of every spec that applies was judged and held (certify exits 0)."""
+    return overall(f) in MUST_HELD
+
+
+def _named(ids: list[str]) -> str:
+    shown = ", ".join(f"`{i}`" for i in ids[:LIST_IN_LINE])
+    return shown + (f" and {len(ids) - LIST_IN_LINE} more" if len(ids) > LIST_IN_LINE else "")
+
+
+def _failed_ids(specs: list[dict], group: str) -> list[str]:
+    return [c["clause_id"] for s in specs for c in s.get("failed_clauses") or [] if group_of(c["level"]) == group]
+
+
+def overall_line(f: dict) -> str:
+    """One line: the verdict, what it is about (implementation, specs), and why, with no alternative in it."""
+    impl, specs = f["implementation"], applying(f)
+    server = impl["server"]
+    who = md_cell(" ".join(str(x) for x in (server.get("product") or impl["name"],
+                                            server.get("version") or impl.get("version")) if x))
+    who += f" (`{impl['name']}`)"
+    on = ", ".join(f"{s['spec']}" + (f" {s['spec_revision']}" if s["spec_revision"] and s["spec_revision"] not in s["spec"]
+                                      else "") for s in specs) or "no spec that applies to it"
+    scope = "" if f["scope"] == ["every spec"] else f" (certified: --spec {', '.join(f['scope'])})"
+    verdict = overall(f)
+    must_failed, should_failed = _failed_ids(specs, "MUST"), _failed_ids(specs, "SHOULD")
+    unjudged = [c["clause_id"] or "(every clause)" for s in specs for c in s["coverage"]["not_judged"]]
+    errors = sum(len(s.get("errors") or []) for s in specs)
+    if verdict == NOT_CONFORMANT:
+        why = f"{len(must_failed)} MUST / MUST NOT clause(s) failed: {_named(must_failed)}"
+        if unjudged:
+            why += f"; besides, {len(unjudged)} that apply were not judged ({errors} error row(s))"
+    elif verdict == INCOMPLETE:
+        why = (f"no MUST / MUST NOT clause failed, but {len(unjudged)} that apply were not judged and held: "
+               f"{_named(unjudged)} ({errors} error row(s): the suite could not judge them)")
+    elif verdict == CONFORMANT_EXCEPT_SHOULD:
+        why = (f"every testable MUST / MUST NOT clause that applies was judged and held; {len(should_failed)} "
+               f"SHOULD / SHOULD NOT clause(s) not met: {_named(should_failed)}")
+    elif verdict == CONFORMANT:
+        why = "every testable MUST / MUST NOT clause that applies was judged and held, and every SHOULD met"
+    else:
+        why = "no spec certified applies to it"
+    return f"**Overall: {verdict.upper().replace('-', ' ')}**: {who} on {md_cell(on)}{md_cell(scope)}: {why}."
 
 
 def coverage_cell(cov: dict) -> str:
@@ -189,7 +257,9 @@ def render(f: dict) -> str:
     server = impl["server"]
     lines = [
         f"# mqconform certificate: {md_cell(impl['name'])}", "",
-        f"**Overall: {overall(f)}** (every spec that applies: conformant or conformant-with-deviations).", "",
+        overall_line(f), "",
+        "## Counts", "",
+        *counts.lines(f["counts"]), "",
         "## Implementation", "",
         "| | |", "|---|---|",
         f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}, {md_cell(impl.get('role') or 'product')}) |",
@@ -200,6 +270,7 @@ def render(f: dict) -> str:
         f"| cluster name | {md_cell(server.get('cluster_name', '—'))} |",
         f"| read over | {md_cell(server.get('read_over', '—'))} |",
         f"| adapters | {md_cell(', '.join(impl['adapters']) or '—')} |",
+        *stated.section(f),
         "", "## Suite and run", "",
         "| | |", "|---|---|",
         f"| suite version | {md_cell(suite['version'])} |",
@@ -211,9 +282,11 @@ def render(f: dict) -> str:
         f"| certificate made | {md_cell(f['made'])} |",
         "| expectations file | none: a certification admits none; every row was expected to pass |",
         "", "## Verdicts per spec", "",
-        "A verdict is `conformant` (or `conformant-with-deviations`) only when every testable MUST / MUST NOT "
-        "clause of the spec that applies to the implementation was judged and held; otherwise `incomplete`, "
-        "naming the clauses not judged (docs/verdicts.md).", "",
+        "Verdicts (docs/verdicts.md): `not-conformant`: a MUST / MUST NOT clause failed; `incomplete`: none "
+        "failed, but a testable MUST / MUST NOT clause that applies was not judged and held (an error row, no row); "
+        "`conformant-except-should`: every MUST held, a SHOULD / SHOULD NOT was not met; `conformant`: every MUST "
+        "held and every SHOULD met; `not-applicable`: the spec does not describe the implementation. The overall "
+        "verdict is the worst of the specs that apply. Declared deviations change none of them.", "",
         "| spec | revision | verdict | covers | MUST clauses: apply / judged and held | MUST / MUST NOT | "
         "SHOULD / SHOULD NOT | MAY |", "|---|---|---|---|---|---|---|---|",
     ]
@@ -226,14 +299,17 @@ def render(f: dict) -> str:
         lines.append(f"| {md_cell(s['spec'])} | {md_cell(s['spec_revision'])} | **{s['verdict'] or 'no verdict'}** | "
                      f"{md_cell(s['covers'])} | {coverage_cell(s['coverage'])} | {outcome_counts(groups['MUST'])} | "
                      f"{outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
-    unjudged = [s for s in f["specs"] if s["coverage"]["not_judged"]]
-    if unjudged:
-        lines += ["", "MUST / MUST NOT clauses that apply and were not judged and held:", ""]
-        for s in unjudged:
-            for c in s["coverage"]["not_judged"]:
-                lines.append(f"- {md_cell(s['spec'])} {md_cell(s['spec_revision'])}: "
-                             f"{md_cell(c['clause_id'] or '(every clause)')}: {md_cell(c['why'])}")
-    na = [s for s in f["specs"] if s["verdict"] == "not-applicable"]
+    for s in applying(f):
+        if not (s.get("failed_clauses") or s.get("errors") or s["coverage"]["not_judged"]):
+            continue
+        lines += ["", f"### {md_cell(s['spec'])} {md_cell(s['spec_revision'])}: {s['verdict']}", ""]
+        if s.get("failed_clauses"):
+            lines += ["Failed clauses, each with its sentence and the rows that decided it:", ""]
+        lines += failing.lines(s)
+        if s["coverage"]["not_judged"]:
+            lines += ["", "MUST / MUST NOT clauses that apply and were not judged and held:", ""]
+            lines += [f"- {md_cell(c['clause_id'] or '(every clause)')}: {md_cell(c['why'])}" for c in s["coverage"]["not_judged"]]
+    na = [s for s in f["specs"] if s["verdict"] == NOT_APPLICABLE]
     if na:
         lines += ["", "Specs that do not apply (every row not_applicable):", ""]
         lines += [f"- {md_cell(s['spec'])} {md_cell(s['spec_revision'])}: {md_cell(s.get('why', ''))}" for s in na]
@@ -249,7 +325,6 @@ def render(f: dict) -> str:
             rows = ", ".join(d["rows"]) or "none (not observed in this run)"
             lines.append(f"| {md_cell(d['implementation'])} | {md_cell(what)} | {md_cell(d['outcome'])} | {md_cell(d['reason'])} | "
                          f"{md_cell(d['link'] or '—')} | {md_cell(rows)} |")
-    lines += stated.section(f)
     lines += ["", "## How to check this certificate", "",
               "Every file of this folder is in `MANIFEST.sha256`. From a checkout of the suite commit above:", "",
               "    ./mqconform verify THIS_FOLDER", "",

@@ -21,7 +21,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from . import bundle
+from . import bundle, counts
 
 REPORT_FILES = ("compliance.json", "summary.md", "index.html")
 
@@ -105,16 +105,10 @@ def _first_difference(mine: Path, theirs: Path) -> str:
     return f"{len(b)} lines, the rows give {len(a)}"
 
 
-# What pytest shows for a row (fixtures/plugin/outcomes.py _shape_pytest_report; a certification runs
-# with no expectations and without --strict-levels): the junit element of the case, or None (passed).
 def shown_as(outcome: str, level: str | None) -> set:
-    from fixtures.levels import MUST_LEVELS
-
-    if outcome == "error" or (outcome == "fail" and level in MUST_LEVELS):
-        return {"failure", "error"}
-    if outcome in ("fail", "unsupported", "not_applicable", "xfail"):
-        return {"skipped"}
-    return {None}
+    """What pytest shows for a row: the junit element(s) its case may carry, None for passed
+    (certify/counts.py, the one mapping)."""
+    return set(counts.junit_elements(outcome, level))
 
 
 def check_junit(folder: Path, rows: list[dict]) -> list[str]:

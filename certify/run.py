@@ -40,10 +40,10 @@ NOT_CERTIFYING = ("suites/properties", "suites/cloudevents/test_cross_protocol.p
 EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE, EXIT_NO_CERTIFICATE = 0, 1, 2, 3
 EXIT_CODES = """\
 exit codes:
-  0  bundle written: some spec applies, and every spec that applies is conformant or
-     conformant-with-deviations
-  1  bundle written: a spec that applies is not-conformant or incomplete, or no spec applies
-     (the certificate says which)
+  0  bundle written, overall conformant or conformant-except-should: some spec applies, and every
+     MUST / MUST NOT clause of every spec that applies was judged and held
+  1  bundle written, overall not-conformant, incomplete or not-applicable (the certificate's first
+     line says which and why)
   2  usage or input error, nothing written: bad arguments, an endpoint URL that cannot be used as
      written (shown with the password masked), a declared deviations file that is malformed (file,
      line, field) or names another implementation, an output folder that exists, no vector selected
@@ -258,4 +258,4 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
         _say(f"  {s['spec']} {s['spec_revision']}: {s['verdict'] or s['covers']}")
     _say(f"{name}: {certificate.overall(f)}; bundle {target} (MANIFEST.sha256 {manifest})")
     _say(f"check it with: ./mqconform verify {target}")
-    return EXIT_OK if certificate.overall(f) == "conformant" else EXIT_NOT_CONFORMANT
+    return EXIT_OK if certificate.holds(f) else EXIT_NOT_CONFORMANT

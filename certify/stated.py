@@ -4,7 +4,7 @@ An endpoint's URL states facts of the broker's configuration (`?amqp_address_v1=
 facts of fixtures/adapters/endpoint.FACT_VALUES); they decide which vectors apply. The rows keep
 them in their provenance (`stated_<fact>`, fixtures/brokers.py), so the certificate shows them
 from the rows, and `verify` finds them again there. A fact not stated is listed too, with the
-number of rows that were not_applicable for want of it.
+vectors that were not_applicable for want of it.
 """
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ PREFIX = "stated_"
 
 
 def of(rows: list[dict]) -> dict:
-    """{"stated": {fact: value}, "not_stated": {fact: rows not_applicable for want of it}}."""
+    """{"stated": {fact: value}, "not_stated": {fact: [vector ids not_applicable for want of it]}}."""
     from fixtures.adapters.endpoint import FACT_VALUES
 
     stated: dict[str, str] = {}
     for r in rows:
         prov = r["implementation"].get("provenance") or {}
         stated.update({k.removeprefix(PREFIX): v for k, v in prov.items() if k.startswith(PREFIX)})
-    wanting = {k: sum(r["outcome"] == "not_applicable" and f"the fact {k} is not known" in (r.get("message") or "")
-                      for r in rows) for k in FACT_VALUES if k not in stated}
+    wanting = {k: sorted({r["vector_id"] for r in rows if r["outcome"] == "not_applicable"
+                          and f"the fact {k} is not known" in (r.get("message") or "")})
+               for k in FACT_VALUES if k not in stated}
     return {"stated": dict(sorted(stated.items())), "not_stated": wanting}
 
 
@@ -32,6 +33,9 @@ def section(f: dict) -> list[str]:
     lines = ["", "## Facts the vendor stated", "",
              "Stated in the endpoint's URL; they decide which vectors apply, and are taken as given.", ""]
     lines += [f"- `{k}={v}`" for k, v in facts["stated"].items()] or ["None stated."]
-    for k, n in facts["not_stated"].items():
-        lines.append(f"- `{k}`: not stated" + (f"; {n} row(s) not_applicable for want of it" if n else ""))
+    if facts["not_stated"]:
+        lines += ["", "Not stated: a vector that needs a fact not stated is not_applicable.", ""]
+    for k, vectors in facts["not_stated"].items():
+        lines.append(f"- `{k}`: " + (f"{len(vectors)} vector(s) not_applicable for want of it: "
+                                      + ", ".join(f"`{v}`" for v in vectors) if vectors else "no vector needed it"))
     return lines

@@ -12,7 +12,7 @@ from .model import badge_name
 
 COLOURS = {
     "conformant": "#2e7d32",
-    "conformant-with-deviations": "#a88400",
+    "conformant-except-should": "#a88400",
     "incomplete": "#6e6e6e",
     "not-applicable": "#9f9f9f",
     "not-conformant": "#c62828",

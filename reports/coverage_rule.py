@@ -21,6 +21,7 @@ from __future__ import annotations
 from fixtures.applicability import why_not
 from fixtures.levels import group_of
 
+from .outcomes import MUST_HELD
 from .record import role_of
 
 HELD = frozenset({"pass", "xpass"})
@@ -97,10 +98,10 @@ def coverage(spec: str, ident: dict, clause_counts: dict[str, dict[str, int]], c
 
 def limit(verdict: str, cov: dict | None) -> str:
     """The verdict the rows give, lowered to `incomplete` when a testable MUST clause that applies was
-    not judged and held: conformant (with deviations or not) only with full coverage. Where no testable
+    not judged and held: conformant (except SHOULD or not) only with full coverage. Where no testable
     MUST clause of the spec applies (the text does not describe this implementation, or every row is
     not_applicable at MUST), passing rows make no conformance: `not-applicable`."""
-    if cov is None or verdict not in ("conformant", "conformant-with-deviations"):
+    if cov is None or verdict not in MUST_HELD:
         return verdict
     if cov["not_judged"]:
         return "incomplete"

@@ -13,7 +13,19 @@ from dataclasses import dataclass, field
 from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 
 from . import coverage_rule, profile, versions
-from .outcomes import FAILING, NOT_JUDGED, OUTCOME_ORDER, PASSING, SEVERITY, VERDICTS
+from .outcomes import (
+    CONFORMANT,
+    CONFORMANT_EXCEPT_SHOULD,
+    FAILING,
+    INCOMPLETE,
+    NOT_APPLICABLE,
+    NOT_CONFORMANT,
+    NOT_JUDGED,
+    OUTCOME_ORDER,
+    PASSING,
+    SEVERITY,
+    VERDICTS,
+)
 
 REPORT_SCHEMA = "mqconform-compliance/1"
 
@@ -78,7 +90,7 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
       incomplete                  no MUST failed, but one errored, so it might
                                   have; or all MUSTs pass and a SHOULD errored
                                   while none failed; or nothing else was judged;
-      conformant-with-deviations  every MUST passed, a SHOULD / SHOULD NOT failed
+      conformant-except-should  every MUST passed, a SHOULD / SHOULD NOT failed
                                   or is an xfail;
       conformant                  everything at MUST and SHOULD passed.
 
@@ -99,17 +111,17 @@ def verdict(by_level: dict[str, dict[str, int]]) -> str:
         return any(g.get(o, 0) for o in outcomes)
 
     if any_of(must, ("fail", "xfail")):
-        return "not-conformant"
+        return NOT_CONFORMANT
     if any_of(must, ("error",)):
-        return "incomplete"
+        return INCOMPLETE
     if not any(any_of(g, ("pass", "xpass", "fail", "xfail")) for g in groups.values()):
         only_na = all(set(g) <= {"not_applicable"} for g in groups.values()) and any(groups.values())
-        return "not-applicable" if only_na else "incomplete"
+        return NOT_APPLICABLE if only_na else INCOMPLETE
     if any_of(should, ("fail", "xfail")):
-        return "conformant-with-deviations"
+        return CONFORMANT_EXCEPT_SHOULD
     if any_of(should, ("error",)):
-        return "incomplete"
-    return "conformant"
+        return INCOMPLETE
+    return CONFORMANT
 
 
 # A broker has no verdict on OpenMessaging: the text is implemented by providers (an API over a

@@ -27,4 +27,11 @@ CLASS_OF = {"pass": "pass", "xpass": "pass", "fail": "fail", "xfail": "fail",
 # Outcomes left out of a pass rate's denominator: nothing to pass there.
 NOT_JUDGED = frozenset({"unsupported", "not_applicable"})
 
-VERDICTS = ("conformant", "conformant-with-deviations", "incomplete", "not-applicable", "not-conformant")
+# The verdict values (docs/verdicts.md "Verdicts"; reports/model.py `verdict` decides them). Every MUST
+# held and a SHOULD / SHOULD NOT failed is CONFORMANT_EXCEPT_SHOULD: a SHOULD the implementation does not
+# meet, never a deviation a vendor declares (those change no verdict).
+CONFORMANT, CONFORMANT_EXCEPT_SHOULD = "conformant", "conformant-except-should"
+INCOMPLETE, NOT_APPLICABLE, NOT_CONFORMANT = "incomplete", "not-applicable", "not-conformant"
+VERDICTS = (CONFORMANT, CONFORMANT_EXCEPT_SHOULD, INCOMPLETE, NOT_APPLICABLE, NOT_CONFORMANT)
+# Every MUST / MUST NOT held and judged: what a certificate and `certify`'s exit 0 call conformant.
+MUST_HELD = frozenset({CONFORMANT, CONFORMANT_EXCEPT_SHOULD})

@@ -25,7 +25,7 @@ from .outcomes import OUTCOME_ORDER
 
 SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
          "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
-VERDICT_SHORT = {"conformant": "conformant", "conformant-with-deviations": "with deviations",
+VERDICT_SHORT = {"conformant": "conformant", "conformant-except-should": "except SHOULD",
                  "incomplete": "incomplete", "not-applicable": "n/a", "not-conformant": "NOT conformant"}
 # Who set a header's value (docs/verdicts.md, "Who set each value") -> what the support table says.
 SUPPORT = {"broker": ("native", "s-native"), "client-library": ("native", "s-native"),
@@ -36,7 +36,7 @@ SUPPORT = {"broker": ("native", "s-native"), "client-library": ("native", "s-nat
 CSS = """
 .grid td.v{font-weight:600;font-size:12px;white-space:nowrap;cursor:pointer}
 .grid td.v a{color:inherit;text-decoration:none;display:block}
-.v-conformant{background:#2e7d32;color:#fff}.v-conformant-with-deviations{background:#a88400;color:#fff}
+.v-conformant{background:#2e7d32;color:#fff}.v-conformant-except-should{background:#a88400;color:#fff}
 .v-incomplete{background:#6e6e6e;color:#fff}.v-not-applicable{background:#e0e0e0;color:#555}
 .v-not-conformant{background:#c62828;color:#fff}
 .filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;background:#fff;border:1px solid #ddd;

@@ -7,7 +7,7 @@ from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
 
-ICON = {"conformant": "✅", "conformant-with-deviations": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
+ICON = {"conformant": "✅", "conformant-except-should": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
 MAX_VERSION_LINES = 60  # per product in "Across versions"
 MAX_EVIDENCE = 200
@@ -19,6 +19,18 @@ def md_cell(value) -> str:
     for ch in "\\|`*_<>[]":
         text = text.replace(ch, "\\" + ch)
     return text.replace("\r", " ").replace("\n", " ")
+
+
+def shorten(text, limit: int) -> str:
+    """`text` on one line, at most `limit` characters: cut at the last word boundary that fits, with "…"
+    (a word is never cut in two; a single word longer than the limit is cut and marked)."""
+    text = " ".join(str(text or "").split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    if text[limit - 1] != " " and " " in cut:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;:.") + "…"
 
 
 def outcome_counts(counts: dict) -> str:
@@ -35,8 +47,7 @@ def profile_cell(cell: dict) -> str:
     """A requirement's status over one protocol, with the evidence of the row that decided it."""
     if cell["status"] == "unknown" and not cell.get("evidence"):
         return "unknown"
-    ev = (cell.get("evidence") or "").strip()
-    ev = ev if len(ev) <= 120 else ev[:117] + "..."
+    ev = shorten(cell.get("evidence"), 120)
     return f"**{cell['status']}**" + (f": {md_cell(ev)}" if ev else "")
 
 
@@ -173,7 +184,7 @@ def render(report: dict) -> str:
         known = (worst[0].get("expectation") or {}) if worst else {}
         link = known.get("link") or ""
         bug = f" [bug report]({link.replace(')', '%29').replace(' ', '%20')})" if link.startswith(("https://", "http://")) else ""
-        why = f"; known: {md_cell(known['reason'][:160])}{bug}" if known else ""
+        why = f"; known: {md_cell(shorten(known['reason'], 160))}{bug}" if known else ""
         lines.append(f"- {md_cell(impl)}: {md_cell(row['clause_id'])} ({md_cell(row['level'])}) — {cell['worst']}{md_cell(how)}{why}")
     if len(failing) > MAX_LIST:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")

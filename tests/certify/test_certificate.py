@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from certify import bundle, certificate, verify
+from certify import bundle, certificate, counts, verify
 from fixtures import expectations as exp_mod
 
 
@@ -44,7 +44,8 @@ def _facts():
             "implementation": {"name": "acme", "kind": "broker", "version": None, "endpoint": None, "server": {},
                                "adapters": []},
             "suite": {"version": "0.1.0+gabc1234", "commit": "abc1234", "vectors_digest": "d"},
-            "run": {"run_id": "r", "run_started": "t", "rows": 0, "outcomes": {}}, "scope": ["every spec"],
+            "run": {"run_id": "r", "run_started": "t", "rows": 0, "outcomes": {}}, "counts": counts.of([]),
+            "scope": ["every spec"],
             "specs": [], "declared_deviations": []}
 
 
