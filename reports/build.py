@@ -129,7 +129,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     except (OSError, ValueError) as exc:
         print(f"reports build: {exc}", file=sys.stderr)
         return 2
-    if trust.registry is None:
+    if trust.registry is None and not quiet:
         print("reports build: --registry none: the spec, clause and vector ids of the rows are not checked",
               file=sys.stderr)
     local = is_local_path(out)

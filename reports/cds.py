@@ -86,7 +86,7 @@ def make() -> Path:
         "f.write_text(''.join(json.dumps(r) + '\\n' for r in warm.synthetic_records()), encoding='utf-8')\n"
         "spark = session.start(conf={'spark.driver.extraJavaOptions': sys.argv[2]})\n"
         "for acc in (False, True):\n"
-        "    assert build.run([str(f)], str(d / 'out'), spark=spark, accumulate=acc, quiet=True) == 0\n"
+        "    assert build.run([str(f)], str(d / 'out'), spark=spark, accumulate=acc, quiet=True, registry='none') == 0\n"
         "from pyspark import SparkContext\n"
         "proc = SparkContext._gateway.proc\n"
         "spark.stop()\n"
