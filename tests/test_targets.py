@@ -16,7 +16,8 @@ def catalog():
 def test_default_run_is_every_target_plus_the_v1_denied_variant(catalog):
     names = [r.name for r in select(catalog, [], {})]
     assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq",
-                     "artemis-2.56.0", "qpid-broker-j-9.2.1", "rocketmq-5.3.3", "rocketmq-5.5.0"]
+                     "artemis-2.56.0", "qpid-broker-j-9.2.1", "activemq-5.18.3", "rocketmq-5.3.3", "rocketmq-5.5.0",
+                     "rabbitmq-4.3.6"]
     rocketmq = select(catalog, ["rocketmq-5.3.3"], {})[0]
     assert rocketmq.protocols == ("rocketmq-grpc",)   # its other ports are for admin and readiness
 
