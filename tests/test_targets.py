@@ -4,8 +4,9 @@ import socket
 import pytest
 
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.brokers import Broker
 from fixtures.provision import load_catalog
-from fixtures.targets import endpoint_target, select
+from fixtures.targets import Target, endpoint_target, select
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +17,8 @@ def catalog():
 def test_default_run_is_every_target_plus_the_v1_denied_variant(catalog):
     names = [r.name for r in select(catalog, [], {})]
     assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq",
-                     "artemis-2.56.0", "qpid-broker-j-9.2.1", "rocketmq-5.3.3", "rocketmq-5.5.0"]
+                     "artemis-2.56.0", "qpid-broker-j-9.2.1", "activemq-5.18.3", "rocketmq-5.3.3", "rocketmq-5.5.0",
+                     "rabbitmq-4.3.6"]
     rocketmq = select(catalog, ["rocketmq-5.3.3"], {})[0]
     assert rocketmq.protocols == ("rocketmq-grpc",)   # its other ports are for admin and readiness
 
@@ -25,6 +27,26 @@ def test_variant_runs_only_its_specs(catalog):
     denied = next(r for r in select(catalog, [], {}) if r.variant == "address-v1-denied")
     assert denied.runs_spec("rabbitmq-address@4.0") and not denied.runs_spec("ce-amqp")
     assert dict(denied.facts)["amqp_address_v1"] == "denied"
+
+
+def test_catalog_addressing_names_queues_and_topics(catalog):
+    # ActiveMQ Classic reads a terminus address as a destination name with its type prefix
+    activemq = Broker(select(catalog, ["activemq-5.18.3"], {})[0])
+    assert activemq.queue_address("mqc.q") == "queue://mqc.q"
+    assert activemq.topic_address("mqc.t") == ("topic://mqc.t", False)
+    # no amqp10_topic: the topic's own name, reached with the topic capability (Artemis' MULTICAST)
+    artemis = Broker(select(catalog, ["artemis-2.56.0"], {})[0])
+    assert artemis.queue_address("mqc.q") == "mqc.q"
+    assert artemis.topic_address("mqc.t") == ("mqc.t", True)
+
+
+def test_endpoint_states_its_topic_address(catalog):
+    ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp10&amqp10_topic=topic://{topic_pct}")
+    probed = type("Probed", (), {"protocols": ("amqp10",), "problem": None})()
+    assert endpoint_target("mine", ep, probed).amqp10_topic == "topic://{topic_pct}"
+    # the template's {topic_pct} is the name percent-encoded (Target without an endpoint: nothing is reached)
+    target = Target("t", ("amqp10",), None, None, amqp10_topic="topic://{topic_pct}")
+    assert Broker(target).topic_address("a/b") == ("topic://a%2Fb", False)
 
 
 def test_target_globs_and_unknown_names(catalog):

@@ -41,6 +41,7 @@ HOSTILE = [
     (f"mine=amqp://vendor:{ENC}@host:5672?product=", "needs a value"),
     (f"mine=amqp://vendor:{ENC}@host:5672?verify=0", "only amqps"),
     (f"mine=amqp://vendor:{ENC}@host:5672?amqp10_queue=/queues/x", "must contain {queue}"),
+    (f"mine=amqp://vendor:{ENC}@host:5672?amqp10_topic=topic://x", "must contain {topic}"),
     (f"mine=amqp://vendor:{ENC}@host:5672?management=http://vendor:{ENC}@host:15672", "percent-encoded"),
     (f"mine=amqp://vendor:{ENC}@host:5672/v%zz", "vhost is not valid"),
     (f"vendor:{ENC}@host:5672", "NAME=amqp"),
@@ -108,7 +109,8 @@ def test_password_never_rendered():
 def test_every_option_is_known_and_checked():
     assert set(FACT_VALUES) <= set(OPTIONS)
     ep = Endpoint.parse("amqp://h?protocols=amqp10,amqp091&product=rabbitmq&amqp_address_v1=denied"
-                        "&amqp10_queue=/queues/{queue_pct}&management=none&amqp10_auto_create=true")
+                        "&amqp10_queue=/queues/{queue_pct}&management=none&amqp10_auto_create=true"
+                        "&amqp10_topic=topic://{topic}")
     assert dict(ep.options)["amqp_address_v1"] == "denied"
     with pytest.raises(EndpointError, match="known options: protocols, product"):
         Endpoint.parse("amqp://h?nosuch=1")

@@ -20,6 +20,18 @@ def raw():
     return yaml.safe_load(catalog.DEFAULT_CATALOG.read_text())
 
 
+def test_activemq_pin_is_the_catalog_version():
+    """The prebuild fetches the artifact activemq.pin names; the image must be the catalog's version."""
+    entry = catalog.load().get("activemq-5.18.3")
+    pin = dict(line.split("=", 1) for line in (entry.context_dir / "activemq.pin").read_text().splitlines()
+               if line and not line.startswith("#"))
+    group, name, version, kind, classifier = pin["artifact"].split(":")
+    assert (group, name, kind, classifier) == ("org.apache.activemq", "apache-activemq", "tar.gz", "bin")
+    assert version == entry.version == entry.build_args["ACTIVEMQ_VERSION"]
+    assert len(pin["sha512"]) == 128
+    assert entry.amqp10_queue_address == "queue://{queue}" and entry.amqp10_topic_address == "topic://{topic}"
+
+
 def test_catalog_loads_and_validates():
     cat = catalog.load()
     assert {"rabbitmq-4.0.5", "rabbitmq-3.10.8", "garagemq"} <= set(cat.names())
