@@ -181,6 +181,54 @@ def verify_main(argv: list[str]) -> int:
                   endpoint=args.endpoint, netrc_file=args.netrc_file)
 
 
+# ---- codec-check: a codec shim against the process protocol ------------------------------------------
+
+CODEC_CHECK_EXIT = f"""\
+{REFER}
+  0  the shim passed every check
+  1  the shim failed a check (each line says what it sent)
+  2  usage error: no COMMAND, a COMMAND that is no executable, or bad options
+"""
+
+
+def _codec_check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=f"{PROG} codec-check", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CODEC_CHECK_EXIT,
+        usage=f"{PROG} codec-check [--timeout S] COMMAND [ARG...]",
+        description="Run a CloudEvents codec shim (role cloudevents-codec, docs/codec-protocol.md) through the "
+                    "process protocol's own rules before a certification: handshake, framing (two requests in "
+                    "flight), a refusal, an unknown op, a crash told apart, nothing but results on stdout, exit "
+                    "when stdin ends. One line per check, pass or FAIL, quoting what the shim sent. The shim's "
+                    "stderr goes to .mqconform/process-logs/. Then: `./mqconform certify --codec NAME='COMMAND'`.")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="bound of each answer, the handshake's included (default 10)")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND", help="the shim and its arguments")
+    return p
+
+
+def codec_check_main(argv: list[str]) -> int:
+    p = _codec_check_parser()
+    args = p.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        p.error("give the shim's COMMAND (e.g. `python3 shims/cloudevents-python/shim.py`)")
+    if args.timeout <= 0:
+        p.error("--timeout must be positive")
+    import shutil
+    if shutil.which(command[0]) is None:
+        p.error(f"COMMAND {command[0]!r}: no such executable (not on PATH, not an executable file)")
+    from fixtures.process import codeccheck
+    from fixtures.process.session import log_path
+
+    log = log_path(f"codec-check-{Path(command[0]).name}")
+    checks = codeccheck.run_checks(command, log, hello_s=args.timeout, answer_s=args.timeout)
+    print(codeccheck.render(checks))
+    failed = [c.name for c in checks if not c.ok]
+    print(f"codec-check: {len(checks) - len(failed)} of {len(checks)} checks passed"
+          + (f"; failed: {', '.join(failed)}" if failed else "") + f" (the shim's stderr: {log})")
+    return 1 if failed else 0
+
+
 # ---- commands with a home elsewhere ------------------------------------------------------------------
 
 def _reports(sub: str):
@@ -396,6 +444,8 @@ COMMANDS = {c.name: c for c in (
             "", run_main, "", run_help),
     Command("certify", "certify one broker you run: a bundle with CERTIFICATE.md and a SHA-256 manifest",
             "", certify_main),
+    Command("codec-check", "run a CloudEvents codec shim through the process protocol's checks before certifying it",
+            "", codec_check_main),
     Command("verify", "check a certification bundle: digests, verdicts recomputed from its rows, suite version",
             "", verify_main),
     Command("report", "build the HTML / Markdown / JSON report of result rows (Spark, Delta Lake store)",
