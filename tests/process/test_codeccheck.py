@@ -68,6 +68,14 @@ def test_refusal_unknown_op_and_crash_answers():
     assert said == "w was answered error, not refused (rejected): 'THE LINE'"
     said = cc.judge_refusal("w", p.Result(4, "refused", code="not-expressible", reason="x"), "L")
     assert "answered refused (not-expressible), not refused (rejected)" in said
+    ok = cc.judge_refusals([("A", p.Result(4, "refused", code="rejected", reason="no id"), "L1"),
+                            ("B", p.Result(5, "ok"), "L2")])
+    assert ok == (True, "A: refused (rejected); besides (the implementation's own answer, judged by the vectors in "
+                        "certify): B was answered ok, not refused (rejected): 'L2'")
+    assert cc.judge_refusals([("A", p.Result(4, "ok"), "L1"), ("B", p.Result(5, "error", error_type="E", message="m"), "L2")]) \
+        == (False, "A was answered ok, not refused (rejected): 'L1'; B was answered error, not refused (rejected): 'L2'")
+    assert cc.judge_refusals([("A", p.Result(4, "refused", code="rejected", reason="r"), "L1"),
+                              ("B", None, "sent nothing within 2 s")]) == (False, "B: sent nothing within 2 s")
     assert cc.judge_unknown_op(p.Result(5, "refused", code="not-offered", reason="no such op"), "L")[0]
     assert not cc.judge_unknown_op(p.Result(5, "ok"), "L")[0]
     assert cc.judge_crash(p.Result(6, "error", error_type="TypeError", message="bad"), "L") == \
