@@ -1,8 +1,12 @@
 """A codec shim (role cloudevents-codec) that misbehaves as argv[1] says, for the tests of
 codec-check and `certify --codec`.
 
-    bad_codec.py MODE                 its own tiny codec (ce-amqp, binary only; enough for codec-check)
-    bad_codec.py MODE COMMAND...      a proxy in front of a good shim COMMAND, misbehaving on top of it
+    bad_codec.py MODE [--once FILE]                 its own tiny codec (ce-amqp, binary only; enough for codec-check)
+    bad_codec.py MODE [--once FILE] COMMAND...      a proxy in front of a good shim COMMAND, misbehaving on top of it
+
+--once FILE: a mid-run misbehaviour (hang, crash-on-encode, exit-mid-run, garbage-mid-run) happens
+once across processes: only while FILE does not exist, and FILE is made when it happens (the
+processes started after it behave).
 
 MODE:
   good             behaves
@@ -27,7 +31,8 @@ import threading
 import time
 
 MODE = sys.argv[1]
-PROXIED = sys.argv[2:]
+ONCE = sys.argv[3] if sys.argv[2:3] == ["--once"] else None
+PROXIED = sys.argv[4:] if ONCE else sys.argv[2:]
 out_lock = threading.Lock()
 
 
@@ -119,6 +124,17 @@ def proxied(req) -> None:
 
 # ---- the loop -----------------------------------------------------------------------------------
 
+def now() -> bool:
+    """Whether to misbehave on this request: always, or with --once only the first time across processes."""
+    if ONCE is None:
+        return True
+    try:
+        with open(ONCE, "x"):
+            return True
+    except FileExistsError:
+        return False
+
+
 def main() -> None:
     if PROXIED:
         start_child()
@@ -135,15 +151,15 @@ def main() -> None:
             handled += 1
             sys.stderr.write(f"bad_codec {MODE}: request {handled}: {req['op']}\n")
             sys.stderr.flush()
-            if MODE == "hang":
+            if MODE == "hang" and now():
                 continue
-            if MODE == "crash-on-encode" and req["op"] == "encode":
+            if MODE == "crash-on-encode" and req["op"] == "encode" and now():
                 sys.stderr.write("Traceback (most recent call last):\n  ...\nRuntimeError: the codec crashed\n")
                 sys.stderr.flush()
                 sys.exit(1)
-            if MODE == "exit-mid-run" and handled == 3:
+            if MODE == "exit-mid-run" and handled == 3 and now():
                 sys.exit(0)
-            if MODE == "garbage-mid-run" and handled == 3:
+            if MODE == "garbage-mid-run" and handled == 3 and now():
                 write("DEBUG encoding event ...")
                 continue
         (proxied if PROXIED else own)(req)
