@@ -206,3 +206,27 @@ def test_the_root_conftest_registers_what_p_fixtures_plugin_registers():
     listed = next(ast.literal_eval(n.value) for n in tree.body
                   if isinstance(n, ast.Assign) and n.targets[0].id == "pytest_plugins")
     assert listed[:len(fixtures.plugin.pytest_plugins)] == fixtures.plugin.pytest_plugins
+
+
+def test_codec_option_adds_a_process_codec_with_its_rows_named_and_provenanced(project):
+    """--codec NAME=COMMAND: a codec run as a process for this run; its rows carry its name, the
+    handshake's version and the shim command; a binding its handshake lacks would be not_applicable."""
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    fake = ROOT / "tests" / "process" / "fake_codec.py"
+    result = run(project, "--codec", f"fake-codec=python {fake} good", "--impl", "fake-codec", "-q")
+    rows = records(project)
+    assert rows and {r["implementation"]["name"] for r in rows} == {"fake-codec"}
+    impl = rows[0]["implementation"]
+    assert impl["version"] == "9.9" and impl["provenance"]["via"] == "process"
+    assert impl["provenance"]["shim"].endswith("fake_codec.py good") and impl["provenance"]["library"] == "fake:1"
+    assert "codec process protocol" in rows[0]["adapter"]
+    (structured,) = [r for r in rows if r["vector_id"] == "ce-amqp.structured.encode-content-type"]
+    assert structured["outcome"] == "not_applicable" and "offers ce-amqp in: binary" in structured["message"]
+    assert result.ret in (0, 1)
+
+
+def test_a_bad_codec_option_is_a_usage_error(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    result = run(project, "--codec", "no command")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*--codec 'no command': NAME=COMMAND is expected*"])

@@ -27,11 +27,14 @@ Run: python3 shim.py   (it reads requests on stdin until stdin ends, then exits 
 from __future__ import annotations
 
 import base64
+import calendar
 import datetime as dt
 import importlib.metadata
 import json
 import sys
 import traceback
+import uuid
+from decimal import Decimal
 
 _PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr      # anything the SDK or a library prints goes to the log, never the protocol
@@ -285,7 +288,6 @@ def amqp10_value(form: dict):
     if kind == "binary":
         return base64.b64decode(v, validate=True)
     if kind == "uuid":
-        import uuid
         return uuid.UUID(v)
     if kind == "list":
         return [amqp10_value(x) for x in v]
@@ -309,6 +311,9 @@ def _plain(value):
 
 def amqp10_send(sdk_msg) -> dict:
     """The SDK's AMQPMessage as a proton sender puts it on the wire and a receiver reads it back."""
+    unknown = set(sdk_msg.properties) - {"content-type"}
+    if unknown:
+        raise Refused("not-expressible", f"the SDK set AMQP properties this shim does not send: {sorted(unknown)}")
     try:
         m = proton.Message()
         if "content-type" in sdk_msg.properties:
@@ -323,11 +328,8 @@ def amqp10_send(sdk_msg) -> dict:
     except Exception as exc:  # noqa: BLE001 - the AMQP client's limit, not the SDK's result
         raise Refused("not-expressible", f"python-qpid-proton cannot send the SDK's message: "
                                          f"{type(exc).__name__}: {exc}") from None
-    unknown = set(sdk_msg.properties) - {"content-type"}
-    if unknown:
-        raise Refused("not-expressible", f"the SDK set AMQP properties this shim does not send: {sorted(unknown)}")
     props = {}
-    if got.content_type is not None and "content-type" in sdk_msg.properties:
+    if "content-type" in sdk_msg.properties:   # proton's getter says symbol('None') when there is none
         props["content-type"] = {"symbol": str(got.content_type)}
     app = {str(k): amqp10_typed(_plain(v)) for k, v in (got.properties or {}).items()}
     body = _plain(got.body)
@@ -374,8 +376,6 @@ def amqp10_receive(message: dict):
 # write a float (or anything else). The same rules, here without pika, type the SDK's headers.
 
 def amqp091_typed(value, where: str) -> dict:
-    import calendar
-    from decimal import Decimal
     if isinstance(value, str):
         return {"string": value}
     if isinstance(value, bytes):
@@ -420,7 +420,6 @@ def amqp091_send(sdk_msg) -> dict:
 def amqp091_value(form: dict):
     """The Python value an AMQP 0-9-1 consumer (pika) hands the application for a field value:
     S str, x bytes, t bool, integers int, f / d float, D Decimal, T a UTC datetime, F dict, A list, V None."""
-    from decimal import Decimal
     (kind, v), = form.items()
     if kind in ("string", "boolean", "byte", "ubyte", "short", "ushort", "int", "uint", "long", "null"):
         return v
@@ -431,7 +430,7 @@ def amqp091_value(form: dict):
     if kind == "decimal":
         return Decimal(v)
     if kind == "timestamp":
-        return dt.datetime.fromtimestamp(v, dt.timezone.utc)
+        return dt.datetime.fromtimestamp(v, dt.UTC)
     if kind == "map":
         return {k: amqp091_value(x) for k, x in v.items()}
     if kind == "list":
