@@ -132,7 +132,7 @@ def _run(cert: dict, folder: Path, work: Path, target: str | None, endpoint: str
     cmd += [a for s in scope for a in ("--spec", s)]
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
     shown = ["--codec", codec] if codec else ["--target", target] if target else ["--endpoint", f"{name}=..."]
-    print(f"rerun: pytest suites {' '.join(shown + [a for s in scope for a in ('--spec', s)])}", file=out, flush=True)
+    print(f"rerun: pytest {' '.join(CODEC_SUITES) if codec else 'suites'} {' '.join(shown + [a for s in scope for a in ('--spec', s)])}", file=out, flush=True)
     timeout_s = float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600"))
     try:
         proc = subprocess.run(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -311,7 +311,7 @@ def _report(folder: Path, cert: dict, rows: list[dict], again: list[dict], name:
         print(f"verify --rerun: {folder} is NOT reproduced: {len(res['differ'])} reproducible outcome(s) differ", file=out)
         return EXIT_DIFFERS
     if any(item[:2] in lost for item in res["unjudged"]):
-        print(f"verify --rerun: vector(s) could not be judged in the rerun (listed): the rerun is incomplete; "
+        print("verify --rerun: vector(s) could not be judged in the rerun (listed): the rerun is incomplete; "
               "run it again", file=out)
         return EXIT_NOT_RUN
     print(f"verify --rerun: {folder} reproduced against {where}", file=out)
