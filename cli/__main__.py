@@ -460,7 +460,7 @@ def cleanup_main(argv: list[str]) -> int:
 COMMANDS = {c.name: c for c in (
     Command("run", "the main job: every suite against the default implementations, report and gate (out/)",
             "", run_main, "", run_help),
-    Command("certify", "certify one broker you run: a bundle with CERTIFICATE.md and a SHA-256 manifest",
+    Command("certify", "certify a broker you run, or an SDK's codec shim (--codec): a bundle with a SHA-256 manifest",
             "", certify_main),
     Command("codec-check", "run a CloudEvents codec shim through the process protocol's checks before certifying it",
             "", codec_check_main),
