@@ -168,6 +168,9 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
             # a row through two protocol clients names both ("pika 1.4.4, python-qpid-proton 0.40.0")
             "adapters": sorted({a.strip() for r in rows if r.get("adapter") and r.get("adapter") != "none"
                                 for a in r["adapter"].split(",") if a.strip()}),
+            # a codec run through its shim (fixtures/codecs/process_codec.py): the command and protocol version
+            **({"shim": prov.get("shim"), "protocol_version": prov.get("protocol_version")}
+               if impl.get("kind") == "codec" and prov.get("via") == "process" else {}),
         },
         "suite": {"version": first["suite_version"], "commit": suite_commit, "vectors_digest": first["vectors_digest"]},
         "run": {"run_id": first["run_id"], "run_started": first["run_started"], "rows": len(rows),
@@ -252,9 +255,25 @@ def coverage_cell(cov: dict) -> str:
     return f"{cov['applying']} / {cov['judged_and_held']} (of {cov['testable']} testable)"
 
 
+def _broker_rows(impl: dict) -> list[str]:
+    server = impl["server"]
+    return [f"| endpoint | {md_cell(impl['endpoint'] or '—')} |",
+            f"| product, as the broker said | {md_cell(server.get('product', 'not said'))} |",
+            f"| version, as the broker said | {md_cell(server.get('version', impl['version'] or 'not said'))} |",
+            f"| platform | {md_cell(server.get('platform', '—'))} |",
+            f"| cluster name | {md_cell(server.get('cluster_name', '—'))} |",
+            f"| read over | {md_cell(server.get('read_over', '—'))} |"]
+
+
+def _shim_rows(impl: dict) -> list[str]:
+    """A codec certified through its shim: what the shim's handshake said, and the command."""
+    return [f"| version, as its shim's handshake said | {md_cell(impl['version'] or 'not said')} |",
+            f"| shim | `{md_cell(impl['shim'] or '—')}`, mqconform-process protocol version "
+            f"{md_cell(impl.get('protocol_version') or '?')} (docs/codec-protocol.md) |"]
+
+
 def render(f: dict) -> str:
     impl, suite, run = f["implementation"], f["suite"], f["run"]
-    server = impl["server"]
     lines = [
         f"# mqconform certificate: {md_cell(impl['name'])}", "",
         overall_line(f), "",
@@ -263,12 +282,7 @@ def render(f: dict) -> str:
         "## Implementation", "",
         "| | |", "|---|---|",
         f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}, {md_cell(impl.get('role') or 'product')}) |",
-        f"| endpoint | {md_cell(impl['endpoint'] or '—')} |",
-        f"| product, as the broker said | {md_cell(server.get('product', 'not said'))} |",
-        f"| version, as the broker said | {md_cell(server.get('version', impl['version'] or 'not said'))} |",
-        f"| platform | {md_cell(server.get('platform', '—'))} |",
-        f"| cluster name | {md_cell(server.get('cluster_name', '—'))} |",
-        f"| read over | {md_cell(server.get('read_over', '—'))} |",
+        *(_shim_rows(impl) if "shim" in impl else _broker_rows(impl)),
         f"| adapters | {md_cell(', '.join(impl['adapters']) or '—')} |",
         *stated.section(f),
         "", "## Suite and run", "",

@@ -15,6 +15,11 @@ broker it names. A rerun does, as far as a rerun can:
      certificate.json) is reported and fails nothing.
 What a rerun cannot show: that the vendor's production broker is the one certified (only that the
 same product and version give these rows), nor anything about vectors that depend on timing.
+
+A codec certified through its shim (`certify --codec`) is rerun through a shim command the checker
+gives again (`--codec NAME='COMMAND'`): a bundle's command is never run by itself, it is shown. The
+rerun's rows must name the same implementation version (its handshake's); without --codec the
+rerun says it cannot be made (exit 2).
 """
 from __future__ import annotations
 
@@ -101,17 +106,21 @@ def catalog_target(cert: dict) -> str | None:
 
 
 def _run(cert: dict, folder: Path, work: Path, target: str | None, endpoint: str | None,
-         netrc_file: str | None, out) -> tuple[str, list[dict]]:
+         netrc_file: str | None, out, codec: str | None = None) -> tuple[str, list[dict]]:
     """Run the certificate's scope again; (the implementation name the rerun's rows carry, its rows)."""
-    from .run import NOT_CERTIFYING
+    from .run import CODEC_SUITES, NOT_CERTIFYING
 
     name = cert["implementation"]["name"]
     none = work / "no-expectations.yaml"
     none.write_text("expectations: []\n", encoding="utf-8")
     results = work / "rerun.jsonl"
-    cmd = [sys.executable, "-m", "pytest", "suites", "-p", "no:cacheprovider", "-q", "-rN", "--tb=no",
-           *[a for s in NOT_CERTIFYING for a in ("--ignore", s)], "--expectations", str(none), "--results", str(results)]
-    if target:
+    suites = list(CODEC_SUITES) if codec else ["suites", *[a for s in NOT_CERTIFYING for a in ("--ignore", s)]]
+    cmd = [sys.executable, "-m", "pytest", *suites, "-p", "no:cacheprovider", "-q", "-rN", "--tb=no",
+           "--expectations", str(none), "--results", str(results)]
+    if codec:
+        cmd += ["--codec", codec, "--impl", name]
+        impl = name
+    elif target:
         cmd += ["--target", target, "--impl", target]
         impl = target
     else:
@@ -122,8 +131,8 @@ def _run(cert: dict, folder: Path, work: Path, target: str | None, endpoint: str
     scope = [] if cert.get("scope") == ["every spec"] else list(cert.get("scope") or [])
     cmd += [a for s in scope for a in ("--spec", s)]
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
-    shown = ["--target", target] if target else ["--endpoint", f"{name}=..."]
-    print(f"rerun: pytest suites {' '.join(shown + [a for s in scope for a in ('--spec', s)])}", file=out, flush=True)
+    shown = ["--codec", codec] if codec else ["--target", target] if target else ["--endpoint", f"{name}=..."]
+    print(f"rerun: pytest {' '.join(CODEC_SUITES) if codec else 'suites'} {' '.join(shown + [a for s in scope for a in ('--spec', s)])}", file=out, flush=True)
     timeout_s = float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600"))
     try:
         proc = subprocess.run(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -205,11 +214,29 @@ def _server_check(cert: dict, rows: list[dict], name: str) -> None:
         return
 
 
+def codec_problem(cert: dict, codec: str | None) -> str | None:
+    """Why `codec` (NAME=COMMAND, or None) cannot rerun this certificate's codec, or cannot be given
+    for a broker's; None when it can (or neither is a codec)."""
+    impl = cert["implementation"]
+    if "shim" not in impl:
+        return None if codec is None else f"--codec: the certificate is of {impl['kind']} {impl['name']}, not a codec's"
+    shown = f"--codec {impl['name']}='{impl['shim']}'"
+    if codec is None:
+        return (f"cannot rerun: {impl['name']} is a codec certified through its shim, and a bundle's command is never "
+                f"run by itself: give it again, `./mqconform verify --rerun {shown} BUNDLE` (the certificate's command)")
+    name = codec.partition("=")[0].strip()
+    if name != impl["name"]:
+        return f"--codec {codec!r}: the certificate is of {impl['name']!r}, not {name!r} ({shown})"
+    return None
+
+
 def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_file: str | None = None,
-          out=None) -> int:
+          out=None, codec: str | None = None) -> int:
     out = out or sys.stdout
     cert = json.loads((folder / bundle.CERTIFICATE_JSON).read_text(encoding="utf-8"))
     rows = [json.loads(ln) for ln in (folder / bundle.RESULTS).read_text(encoding="utf-8").splitlines() if ln.strip()]
+    if "shim" in cert["implementation"] or codec is not None:
+        return _rerun_codec(folder, cert, rows, codec, out)
     try:
         if (why := checkout_problem(cert)) is not None:
             raise CannotRerun(f"cannot rerun: {why}")
@@ -235,9 +262,41 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
     except CannotRerun as exc:
         print(f"verify --rerun: {exc}", file=sys.stderr)
         return exc.code
+    return _report(folder, cert, rows, again, name, where,
+                   set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_ALL_FACTS), out)
+
+
+def _rerun_codec(folder: Path, cert: dict, rows: list[dict], codec: str | None, out) -> int:
+    """A codec's rerun: its vectors through the shim command given again, the same version asked of it."""
+    impl = cert["implementation"]
+    try:
+        if (why := codec_problem(cert, codec)) is not None:
+            raise CannotRerun(why)
+        if (why := checkout_problem(cert)) is not None:
+            raise CannotRerun(f"cannot rerun: {why}")
+        where = f"codec {impl['name']} through the shim `{codec.partition('=')[2].strip()}`"
+        print(f"rerun: {len(rows)} row(s) of {impl['name']} again, {where}", file=out, flush=True)
+        with tempfile.TemporaryDirectory(prefix="mqconform-rerun-") as tmp:
+            name, again = _run(cert, folder, Path(tmp), None, None, None, out, codec=codec)
+        mine = [r for r in again if r["implementation"]["name"] == name]
+        if not mine:
+            raise CannotRerun("the rerun wrote no row of the codec", EXIT_NOT_RUN)
+        if all(r["outcome"] == "error" and r.get("error_kind") == "precondition" for r in mine):
+            raise CannotRerun(f"the rerun could not use the shim: {mine[0]['message'].splitlines()[0]}", EXIT_NOT_RUN)
+        versions = sorted({str(r["implementation"].get("version")) for r in mine})
+        if versions != [str(impl["version"])]:
+            raise CannotRerun(f"the shim now says {name} is version {', '.join(versions)}; the certificate is of "
+                              f"version {impl['version']}: no rerun of that implementation")
+    except CannotRerun as exc:
+        print(f"verify --rerun: {exc}", file=sys.stderr)
+        return exc.code
+    return _report(folder, cert, rows, mine, name, where, set(), out)
+
+
+def _report(folder: Path, cert: dict, rows: list[dict], again: list[dict], name: str, where: str, stated, out) -> int:
+    """The bundle's rows and the rerun's compared, printed, and the exit code."""
     timed = timing.split({r["vector_id"] for r in rows})["timing_dependent"]
-    res = compare(rows, cert["implementation"]["name"], again, name, timed,
-                  stated=set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_ALL_FACTS))
+    res = compare(rows, cert["implementation"]["name"], again, name, timed, stated=stated)
     lost = {_key(r, name) for r in again if r["outcome"] == "error" and r.get("error_kind") in UNJUDGED_KINDS}
     print(f"rerun: {res['same']} vector x implementation outcome(s) the same, {len(res['differ'])} reproducible "
           f"one(s) differ, {len(res['timing'])} timing-dependent one(s) differ (reported, not failing), "
@@ -252,7 +311,7 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
         print(f"verify --rerun: {folder} is NOT reproduced: {len(res['differ'])} reproducible outcome(s) differ", file=out)
         return EXIT_DIFFERS
     if any(item[:2] in lost for item in res["unjudged"]):
-        print(f"verify --rerun: vector(s) could not be judged in the rerun (listed): the rerun is incomplete; "
+        print("verify --rerun: vector(s) could not be judged in the rerun (listed): the rerun is incomplete; "
               "run it again", file=out)
         return EXIT_NOT_RUN
     print(f"verify --rerun: {folder} reproduced against {where}", file=out)

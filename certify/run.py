@@ -16,6 +16,14 @@ deletes what it made on the endpoint. One certification at a time writes a given
 one started while the first runs is refused at once (usage error), naming the first's process.
 The password comes from the URL, MQCONFORM_PASSWORD_<NAME> or --netrc-file (fixtures/credentials.py)
 and is never printed: the endpoint is shown as the plugin masks it.
+
+`./mqconform certify --codec NAME='COMMAND ...'` certifies a CloudEvents SDK through its shim
+(docs/codec-protocol.md) into the same bundle: step 1 also starts the shim and makes the handshake
+alone (bound HANDSHAKE_S); a shim that does not answer it as the protocol asks, or names itself
+otherwise than NAME, is refused before any vector runs, quoting what it sent (exit 3); step 2 runs
+the CloudEvents codec suites only (CODEC_SUITES) with `--codec NAME=COMMAND --impl NAME`. A shim
+that fails during the run (an exit, a hang, garbage) fails the row of that request, naming it, and
+is started again for the next vector (fixtures/codecs/process_codec.py).
 """
 from __future__ import annotations
 
@@ -37,6 +45,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # measurements, docs in the README).
 NOT_CERTIFYING = ("suites/properties", "suites/cloudevents/test_cross_protocol.py",
                   "suites/cloudevents/test_transit.py")
+# What certifies a codec: the CloudEvents codec suites (encode and decode vectors of each binding).
+CODEC_SUITES = ("suites/cloudevents/test_ce_amqp_codec.py", "suites/cloudevents/test_ce_rabbitmq_codec.py",
+                "suites/cloudevents/test_ce_rocketmq_codec.py")
+CODEC_SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
+HANDSHAKE_S = 10.0   # the codec shim's handshake before any vector runs
 EXIT_OK, EXIT_NOT_CONFORMANT, EXIT_USAGE, EXIT_NO_CERTIFICATE = 0, 1, 2, 3
 EXIT_CODES = """\
 exit codes:
@@ -45,11 +58,13 @@ exit codes:
   1  bundle written, overall not-conformant, incomplete or not-applicable (the certificate's first
      line says which and why)
   2  usage or input error, nothing written: bad arguments, an endpoint URL that cannot be used as
-     written (shown with the password masked), a declared deviations file that is malformed (file,
-     line, field) or names another implementation, an output folder that exists, no vector selected
+     written (shown with the password masked), a --codec that is not NAME=COMMAND or whose command is
+     no executable, a declared deviations file that is malformed (file, line, field) or names another
+     implementation, an output folder that exists, no vector selected
   3  no certificate, nothing left behind: the run was interrupted or broke, the endpoint could not
-     be used at all (every row a target error: closed, silent, not AMQP, login refused), or the
-     report could not be built
+     be used at all (every row a target error: closed, silent, not AMQP, login refused), the codec's
+     shim did not answer its handshake as the protocol asks (what it sent is quoted), or the report
+     could not be built
 """
 
 
@@ -108,18 +123,10 @@ def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
     return rows, [f"{w}:{n}: {why}" for w, n, why in problems.errors] + [f"{w}:{n}: torn last line" for w, n in problems.torn]
 
 
-def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
-            deviations: str | None = None, timeout_s: float | None = None, allow_users: bool = False) -> int:
+def _declared(name: str, deviations: str | None):
+    """The declared deviations' entries, or an exit code (said) when the file cannot be used."""
     from fixtures import expectations as exp_mod
-    from fixtures import progress
-    from fixtures.adapters.endpoint import EndpointError, parse_option
 
-    # 1. arguments
-    try:
-        name, ep = parse_option(endpoint)
-    except EndpointError as exc:
-        _say(str(exc))
-        return EXIT_USAGE
     entries = []
     if deviations:
         try:
@@ -133,6 +140,23 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
                 _say(f"--deviations: {e.where}: names implementation {e.implementation!r}, not {name!r}: "
                      "a certification lists the deviations its own implementation declares")
                 return EXIT_USAGE
+    return entries
+
+
+def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
+            deviations: str | None = None, timeout_s: float | None = None, allow_users: bool = False) -> int:
+    from fixtures import progress
+    from fixtures.adapters.endpoint import EndpointError, parse_option
+
+    # 1. arguments
+    try:
+        name, ep = parse_option(endpoint)
+    except EndpointError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    entries = _declared(name, deviations)
+    if isinstance(entries, int):
+        return entries
     problem = spec_problem(specs)
     if problem:
         _say(problem)
@@ -140,6 +164,73 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
     if netrc_file and not Path(netrc_file).is_file():
         _say(f"--netrc-file {netrc_file}: no such file")
         return EXIT_USAGE
+    selection = ["suites", *[a for s in NOT_CERTIFYING for a in ("--ignore", s)], "--endpoint", endpoint]
+    if netrc_file:
+        selection += ["--netrc-file", str(Path(netrc_file).resolve())]
+    if allow_users:   # the certifier's consent: vectors may make (and remove) users on the broker
+        selection.append("--allow-users")
+    return _in_bundle(name, out, lambda target, partial, store, commit: _certify(
+        name, f"{name} ({ep.redacted()})", selection, specs, target, partial, store, entries, deviations, commit,
+        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress))
+
+
+def certify_codec(codec: str, specs: list[str], out: str | None = None, deviations: str | None = None,
+                  timeout_s: float | None = None) -> int:
+    """Certify a CloudEvents codec through its shim: `codec` is NAME=COMMAND (as `--codec` takes it)."""
+    import shutil as sh
+    from fnmatch import fnmatchcase
+
+    from fixtures import progress
+    from fixtures.codecs.registry import CodecRegistryError, parse_codec_option
+    from fixtures.process import codeccheck
+    from fixtures.process.session import log_path
+
+    # 1. arguments, then the handshake alone: nothing runs against a shim that cannot talk
+    try:
+        spec = parse_codec_option(codec)
+    except CodecRegistryError as exc:
+        _say(str(exc))
+        return EXIT_USAGE
+    name, argv = spec.name, spec.argv()
+    entries = _declared(name, deviations)
+    if isinstance(entries, int):
+        return entries
+    problem = spec_problem(specs)
+    if problem is None:
+        problem = next((f"--spec {g!r} matches no CloudEvents binding: a codec is certified on "
+                        f"{', '.join(CODEC_SPECS)}" for g in specs if not any(fnmatchcase(s, g) for s in CODEC_SPECS)), None)
+    if problem:
+        _say(problem)
+        return EXIT_USAGE
+    if out and Path(out).exists():
+        _say(f"--out {out}: exists; a bundle is written into a new folder")
+        return EXIT_USAGE
+    if sh.which(argv[0]) is None:
+        _say(f"--codec {name}: the command {argv[0]!r} is no executable (not on PATH, not an executable file)")
+        return EXIT_USAGE
+    with progress.step(f"the handshake of {name}'s shim ({spec.shown_command()})", done="ended"):
+        hs, said = codeccheck.try_handshake(argv, log_path(f"{name}-certify-handshake"), HANDSHAKE_S, cwd=str(ROOT))
+    if hs is None:
+        _say(f"{name}: its shim ({spec.shown_command()}) did not answer the handshake as docs/codec-protocol.md "
+             f"asks: {said}. No vector was run: no certificate (`./mqconform codec-check {spec.shown_command()}` "
+             "checks the shim)")
+        return EXIT_NO_CERTIFICATE
+    if hs.name != name:
+        _say(f"{name}: its shim names the implementation {hs.name!r} in its handshake ({said}); certify it under "
+             f"that name: --codec {hs.name}='{spec.shown_command()}'. No vector was run: no certificate")
+        return EXIT_NO_CERTIFICATE
+    _say(f"{name}: {said}")
+    selection = [*CODEC_SUITES, "--codec", codec]
+    specs = list(specs) or list(CODEC_SPECS)   # the certificate's scope: the bindings' specs, not "every spec"
+    return _in_bundle(name, out, lambda target, partial, store, commit: _certify(
+        name, f"{name} {hs.impl_version} through its shim ({spec.shown_command()})", selection, specs, target,
+        partial, store, entries, deviations, commit,
+        timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress))
+
+
+def _in_bundle(name: str, out: str | None, run) -> int:
+    """The bundle's frame: a new OUT claimed, a partial folder and a temporary store made, `run` called
+    (target, partial, store, commit) and both removed however it ends."""
     target = Path(out) if out else default_out(name)
     target.parent.mkdir(parents=True, exist_ok=True)
     with stopping.handled(), outlock.claim(target) as other:
@@ -157,9 +248,7 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
             store = Path(tempfile.mkdtemp(prefix="mqconform-certify-store-"))
             # The commit is read before the run, as the rows' suite version is: the two name one checkout.
             commit = suite_commit()
-            return _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations,
-                            commit, timeout_s or float(os.environ.get("MQCONFORM_CERTIFY_TIMEOUT", "3600")), progress,
-                            allow_users)
+            return run(target, partial, store, commit)
         except KeyboardInterrupt as exc:
             stopping.quiet()
             how = exc.args[0] if isinstance(exc, stopping.Stopped) else "Ctrl-C"
@@ -172,20 +261,15 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
                 shutil.rmtree(store, ignore_errors=True)
 
 
-def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entries, deviations, commit, timeout_s,
-             progress, allow_users=False) -> int:
+def _certify(name, shown, selection, specs, target, partial, store, entries, deviations, commit, timeout_s,
+             progress) -> int:
+    """Steps 2 to 4: `selection` the suites and the implementation's options (--endpoint, --codec)."""
     none = store / "no-expectations.yaml"
     none.write_text("expectations: []\n", encoding="utf-8")
     results, junit = partial / bundle.RESULTS, partial / bundle.JUNIT
-    cmd = [sys.executable, "-m", "pytest", "suites", "-p", "no:cacheprovider", "-q", "-rN", "--tb=line",
-           *[a for s in NOT_CERTIFYING for a in ("--ignore", s)],
-           "--endpoint", endpoint, "--impl", name, "--expectations", str(none),
-           "--results", str(results), "--junitxml", str(junit)]
+    cmd = [sys.executable, "-m", "pytest", *selection, "-p", "no:cacheprovider", "-q", "-rN", "--tb=line",
+           "--impl", name, "--expectations", str(none), "--results", str(results), "--junitxml", str(junit)]
     cmd += [a for s in specs for a in ("--spec", s)]
-    if netrc_file:
-        cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
-    if allow_users:   # the certifier's consent: vectors may make (and remove) users on the broker
-        cmd.append("--allow-users")
     # the run is a run of its own: no run id of a caller, no xdist worker identity of a caller's pytest
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("PYTEST_XDIST_")}
     # Each step's temporary files (pytest's, Spark's) go into the temporary store, removed with it
@@ -195,7 +279,7 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
     scope = ", ".join(specs) or "every spec"
     # pytest shows its own progress (a mark per vector, each target named as it starts): no ticker of
     # ours in the middle of its lines, only the step's start and end.
-    with progress.step(f"running {scope} against {name} ({ep.redacted()})", done="ran", period=24 * 3600):
+    with progress.step(f"running {scope} against {shown}", done="ran", period=24 * 3600):
         try:
             status = stopping.run_child(cmd, cwd=ROOT, env=env, timeout_s=timeout_s, stdin=subprocess.DEVNULL).returncode
         except subprocess.TimeoutExpired:
@@ -215,7 +299,8 @@ def _certify(name, ep, endpoint, specs, target, partial, store, netrc_file, entr
     if invalid or not rows:
         _say("the run wrote " + ("; ".join(invalid[:3]) if invalid else "no row") + ": no certificate")
         return EXIT_NO_CERTIFICATE
-    if all(r["outcome"] == "error" and r.get("error_kind") == "target" for r in rows):
+    # an endpoint that could not be used (target errors), a codec whose shim could not start (precondition)
+    if all(r["outcome"] == "error" and r.get("error_kind") in ("target", "precondition") for r in rows):
         _say(f"{name} could not be used: {rows[0]['message'].splitlines()[0]}: no certificate")
         return EXIT_NO_CERTIFICATE
     problems = certificate.check_rows(rows)

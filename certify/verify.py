@@ -158,7 +158,7 @@ def _suite(folder: Path, rows: list[dict], accept_local_changes: bool = False) -
 
 
 def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str | None = None,
-           endpoint: str | None = None, netrc_file: str | None = None) -> int:
+           endpoint: str | None = None, netrc_file: str | None = None, codec: str | None = None) -> int:
     """Check the bundle; with `rerun` (auto | catalog | endpoint), then run its vectors again
     (certify/rerun.py): only a bundle that verifies is rerun."""
     out = out or sys.stdout
@@ -202,4 +202,4 @@ def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str |
         return EXIT_VERIFIED
     from . import rerun as rerun_mod
 
-    return rerun_mod.rerun(folder, rerun, endpoint=endpoint, netrc_file=netrc_file, out=out)
+    return rerun_mod.rerun(folder, rerun, endpoint=endpoint, netrc_file=netrc_file, out=out, codec=codec)

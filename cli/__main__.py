@@ -119,9 +119,15 @@ def _certify_parser() -> argparse.ArgumentParser:
             Certify one broker you run: every spec that applies, with no expectations file, into one
             folder (results.jsonl, junit.xml, report/, CERTIFICATE.md, certificate.json, MANIFEST.sha256)
             that `./mqconform verify` checks. Keep the password off the command line: without :pass in
-            the URL it comes from MQCONFORM_PASSWORD_NAME or --netrc-file, and it is never printed."""))
-    p.add_argument("--endpoint", required=True, metavar="NAME=URL",
-                   help="the broker: NAME=amqp[s]://user[:pass]@host:port[/vhost][?option=value&...] (README, Brokers)")
+            the URL it comes from MQCONFORM_PASSWORD_NAME or --netrc-file, and it is never printed.
+            Or certify a CloudEvents SDK through its shim (--codec; docs/codec-protocol.md): the codec
+            vectors of every binding it offers, into the same bundle; `./mqconform codec-check` first."""))
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--endpoint", metavar="NAME=URL",
+                       help="the broker: NAME=amqp[s]://user[:pass]@host:port[/vhost][?option=value&...] (README, Brokers)")
+    which.add_argument("--codec", metavar="NAME=COMMAND",
+                       help="a CloudEvents codec: NAME (the implementation's name, as its shim's handshake says it) "
+                            "and the shim's command, split as a shell would (quote it: --codec NAME='COMMAND ARG...')")
     p.add_argument("--spec", action="append", default=[], metavar="GLOB",
                    help="certify only specs matching GLOB (repeatable; default every spec); the certificate says so")
     p.add_argument("--out", default=None, metavar="DIR",
@@ -145,6 +151,12 @@ def certify_main(argv: list[str]) -> int:
     if args.expectations is not None:
         p.error("a certification admits no expectations file: its verdicts are the rows as they are. Declare "
                 "known deviations with --deviations FILE: the certificate lists them as declared")
+    if args.codec is not None:
+        if args.netrc_file or args.allow_users:
+            p.error("--netrc-file and --allow-users are an endpoint's: a codec has no broker")
+        from certify.run import certify_codec
+
+        return certify_codec(args.codec, args.spec, args.out, args.deviations)
     from certify.run import certify
 
     return certify(args.endpoint, args.spec, args.out, args.netrc_file, args.deviations,
@@ -170,15 +182,69 @@ def _verify_parser() -> argparse.ArgumentParser:
     p.add_argument("--endpoint", default=None, metavar="URL",
                    help="with --rerun endpoint: the endpoint's URL, if not the certificate's (the name stays the certificate's)")
     p.add_argument("--netrc-file", default=None, metavar="FILE", help="with --rerun endpoint: netrc-style file with the password")
+    p.add_argument("--codec", default=None, metavar="NAME=COMMAND",
+                   help="with --rerun, for a codec certified through its shim: the shim's command, given again (a "
+                        "bundle's command is never run by itself); its handshake must name the certificate's version")
     return p
 
 
 def verify_main(argv: list[str]) -> int:
-    args = _verify_parser().parse_args(argv)
+    p = _verify_parser()
+    args = p.parse_args(argv)
+    if args.codec is not None and args.rerun is None:
+        p.error("--codec gives a codec's shim command for --rerun; without --rerun nothing runs")
     from certify.verify import verify
 
     return verify(args.bundle, accept_local_changes=args.accept_local_changes, rerun=args.rerun,
-                  endpoint=args.endpoint, netrc_file=args.netrc_file)
+                  endpoint=args.endpoint, netrc_file=args.netrc_file, codec=args.codec)
+
+
+# ---- codec-check: a codec shim against the process protocol ------------------------------------------
+
+CODEC_CHECK_EXIT = f"""\
+{REFER}
+  0  the shim passed every check
+  1  the shim failed a check (each line says what it sent)
+  2  usage error: no COMMAND, a COMMAND that is no executable, or bad options
+"""
+
+
+def _codec_check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=f"{PROG} codec-check", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CODEC_CHECK_EXIT,
+        usage=f"{PROG} codec-check [--timeout S] COMMAND [ARG...]",
+        description="Run a CloudEvents codec shim (role cloudevents-codec, docs/codec-protocol.md) through the "
+                    "process protocol's own rules before a certification: handshake, framing (two requests in "
+                    "flight), a refusal, an unknown op, a crash told apart, nothing but results on stdout, exit "
+                    "when stdin ends. One line per check, pass or FAIL, quoting what the shim sent. The shim's "
+                    "stderr goes to .mqconform/process-logs/. Then: `./mqconform certify --codec NAME='COMMAND'`.")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="bound of each answer, the handshake's included (default 10)")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND", help="the shim and its arguments")
+    return p
+
+
+def codec_check_main(argv: list[str]) -> int:
+    p = _codec_check_parser()
+    args = p.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        p.error("give the shim's COMMAND (e.g. `python3 shims/cloudevents-python/shim.py`)")
+    if args.timeout <= 0:
+        p.error("--timeout must be positive")
+    import shutil
+    if shutil.which(command[0]) is None:
+        p.error(f"COMMAND {command[0]!r}: no such executable (not on PATH, not an executable file)")
+    from fixtures.process import codeccheck
+    from fixtures.process.session import log_path
+
+    log = log_path(f"codec-check-{Path(command[0]).name}")
+    checks = codeccheck.run_checks(command, log, hello_s=args.timeout, answer_s=args.timeout)
+    print(codeccheck.render(checks))
+    failed = [c.name for c in checks if not c.ok]
+    print(f"codec-check: {len(checks) - len(failed)} of {len(checks)} checks passed"
+          + (f"; failed: {', '.join(failed)}" if failed else "") + f" (the shim's stderr: {log})")
+    return 1 if failed else 0
 
 
 # ---- commands with a home elsewhere ------------------------------------------------------------------
@@ -394,8 +460,10 @@ def cleanup_main(argv: list[str]) -> int:
 COMMANDS = {c.name: c for c in (
     Command("run", "the main job: every suite against the default implementations, report and gate (out/)",
             "", run_main, "", run_help),
-    Command("certify", "certify one broker you run: a bundle with CERTIFICATE.md and a SHA-256 manifest",
+    Command("certify", "certify a broker you run, or an SDK's codec shim (--codec): a bundle with a SHA-256 manifest",
             "", certify_main),
+    Command("codec-check", "run a CloudEvents codec shim through the process protocol's checks before certifying it",
+            "", codec_check_main),
     Command("verify", "check a certification bundle: digests, verdicts recomputed from its rows, suite version",
             "", verify_main),
     Command("report", "build the HTML / Markdown / JSON report of result rows (Spark, Delta Lake store)",

@@ -60,6 +60,11 @@ def test_run_help_prints_no_script_internals():
     ["images", "no-such-target"],
     ["cleanup", "--no-such-option"],
     ["cleanup", "--endpoint", "x=ftp://host"],
+    ["codec-check"],                                      # no COMMAND
+    ["codec-check", "/nonexistent/shim"],
+    ["certify", "--codec", "no command"],                 # not NAME=COMMAND
+    ["certify", "--codec", "x=/nonexistent/shim"],
+    ["verify", "/nonexistent/bundle", "--codec", "x=shim"],   # --codec without --rerun
 ], ids=lambda a: " ".join(a) or "(none)")
 def test_a_usage_or_input_error_is_2_and_says_why_without_a_traceback(args):
     r = cli(*args)
