@@ -93,7 +93,8 @@ def test_the_gate_is_1_on_uncovered_failures(tmp_path):
     assert any(json.loads(line)["outcome"] in ("fail", "error", "xfail") for line in sample.read_text().splitlines() if line.strip())
     empty = tmp_path / "none.yaml"
     empty.write_text("expectations: []\n")
-    r = cli("gate", "--results", str(sample), "--expectations", str(empty))
+    # the sample predates vectors since removed from the registry: the ids are not what this test is about
+    r = cli("gate", "--results", str(sample), "--expectations", str(empty), "--registry", "none")
     assert r.returncode == 1, r.stdout[-1000:] + r.stderr[-1000:]
 
 
