@@ -151,6 +151,11 @@ def declared(rows: list[dict], entries, on: dt.date) -> list[dict]:
     return out
 
 
+# certify/run.py PROVIDER_SPECS: a broker's certification leaves them out, and says so
+NOT_ON_A_BROKER = ("; openmessaging is not certified on a broker: its verdicts belong to OpenMessaging providers "
+                   "(a run's report shows the broker's OpenMessaging profile)")
+
+
 def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, deviation_entries=()) -> dict:
     """The certificate of a certification's rows (check_rows must have found nothing)."""
     first = rows[0]
@@ -292,7 +297,7 @@ def render(f: dict) -> str:
         f"| vectors digest | {md_cell(suite['vectors_digest'])} |",
         f"| run | {md_cell(run['run_id'])}, started {md_cell(run['run_started'])} |",
         f"| rows | {run['rows']}: {outcome_counts(run['outcomes'])} |",
-        f"| scope | {md_cell(', '.join(f['scope']))} |",
+        f"| scope | {md_cell(', '.join(f['scope']))}{NOT_ON_A_BROKER if impl.get('kind') == 'broker' else ''} |",
         f"| certificate made | {md_cell(f['made'])} |",
         "| expectations file | none: a certification admits none; every row was expected to pass |",
         "", "## Verdicts per spec", "",

@@ -108,13 +108,13 @@ def catalog_target(cert: dict) -> str | None:
 def _run(cert: dict, folder: Path, work: Path, target: str | None, endpoint: str | None,
          netrc_file: str | None, out, codec: str | None = None) -> tuple[str, list[dict]]:
     """Run the certificate's scope again; (the implementation name the rerun's rows carry, its rows)."""
-    from .run import CODEC_SUITES, NOT_CERTIFYING
+    from .run import CODEC_SUITES, NOT_CERTIFYING_BROKER
 
     name = cert["implementation"]["name"]
     none = work / "no-expectations.yaml"
     none.write_text("expectations: []\n", encoding="utf-8")
     results = work / "rerun.jsonl"
-    suites = list(CODEC_SUITES) if codec else ["suites", *[a for s in NOT_CERTIFYING for a in ("--ignore", s)]]
+    suites = list(CODEC_SUITES) if codec else ["suites", *[a for s in NOT_CERTIFYING_BROKER for a in ("--ignore", s)]]
     cmd = [sys.executable, "-m", "pytest", *suites, "-p", "no:cacheprovider", "-q", "-rN", "--tb=no",
            "--expectations", str(none), "--results", str(results)]
     if codec:

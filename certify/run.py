@@ -45,6 +45,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # measurements, docs in the README).
 NOT_CERTIFYING = ("suites/properties", "suites/cloudevents/test_cross_protocol.py",
                   "suites/cloudevents/test_transit.py")
+# A broker is not certified on OpenMessaging: that text's verdicts belong to providers (an
+# OpenMessaging implementation over a broker, docs/verdicts.md); a run's report shows the broker's
+# OpenMessaging profile instead.
+PROVIDER_SPECS = ("openmessaging",)
+NOT_CERTIFYING_BROKER = (*NOT_CERTIFYING, "suites/openmessaging")
 # What certifies a codec: the CloudEvents codec suites (encode and decode vectors of each binding).
 CODEC_SUITES = ("suites/cloudevents/test_ce_amqp_codec.py", "suites/cloudevents/test_ce_rabbitmq_codec.py",
                 "suites/cloudevents/test_ce_rocketmq_codec.py")
@@ -91,9 +96,9 @@ def default_out(name: str) -> Path:
     return Path("certificates") / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}-{stamp}"
 
 
-def spec_problem(globs: list[str]) -> str | None:
-    """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry),
-    or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
+def spec_problem(globs: list[str], not_here: tuple[str, ...] = ()) -> str | None:
+    """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry,
+    one matching only specs in `not_here`, which this kind of implementation is not certified on), or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
     from fnmatch import fnmatchcase
 
     from fixtures.registry import RegistryError, load_registry
@@ -110,6 +115,9 @@ def spec_problem(globs: list[str]) -> str | None:
                     f"(known: {', '.join(known)})")
         if not any(fnmatchcase(s, glob) for s in known):
             return f"--spec {glob!r} matches no spec (known: {', '.join(known)})"
+        if all(s in not_here for s in known if fnmatchcase(s, glob)):
+            return (f"--spec {glob!r}: a broker is not certified on {', '.join(not_here)}: its verdicts belong to "
+                    f"OpenMessaging providers; `./mqconform run --endpoint ...` shows the broker's OpenMessaging profile")
     return None
 
 
@@ -157,14 +165,14 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
     entries = _declared(name, deviations)
     if isinstance(entries, int):
         return entries
-    problem = spec_problem(specs)
+    problem = spec_problem(specs, PROVIDER_SPECS)
     if problem:
         _say(problem)
         return EXIT_USAGE
     if netrc_file and not Path(netrc_file).is_file():
         _say(f"--netrc-file {netrc_file}: no such file")
         return EXIT_USAGE
-    selection = ["suites", *[a for s in NOT_CERTIFYING for a in ("--ignore", s)], "--endpoint", endpoint]
+    selection = ["suites", *[a for s in NOT_CERTIFYING_BROKER for a in ("--ignore", s)], "--endpoint", endpoint]
     if netrc_file:
         selection += ["--netrc-file", str(Path(netrc_file).resolve())]
     if allow_users:   # the certifier's consent: vectors may make (and remove) users on the broker

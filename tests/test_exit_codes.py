@@ -78,6 +78,8 @@ def test_spec_errors_name_the_option():
     assert "--spec ''" in r.stderr and "running every spec" not in r.stderr + r.stdout, r.stderr
     r = cli("certify", "--endpoint", "x=amqp://u:p@127.0.0.1:1", "--spec", "nope*")
     assert "--spec 'nope*' matches no spec (known: ce-amqp" in r.stderr, r.stderr
+    r = cli("certify", "--endpoint", "x=amqp://u:p@127.0.0.1:1", "--spec", "openmessaging")
+    assert r.returncode == 2 and "a broker is not certified on openmessaging" in r.stderr, r.stderr
 
 
 def test_an_existing_out_is_2(tmp_path):
