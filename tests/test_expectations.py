@@ -85,6 +85,13 @@ def test_the_projects_expectations_have_no_problems():
     assert exp.problems(loaded, exp.known_implementations(), vector_ids, clause_ids) == []
 
 
+def test_a_registered_process_codec_is_a_known_implementation():
+    from fixtures.codecs.registry import load_process_codecs
+
+    names = {spec.name for spec in load_process_codecs()}
+    assert names and names <= exp.known_implementations()
+
+
 # ---- the same in pytest and in the gate -------------------------------------------------
 
 def gate(tmp_path, expectations_file):
