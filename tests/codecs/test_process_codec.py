@@ -145,17 +145,22 @@ def test_a_handshake_offering_an_unknown_mode_is_a_failed_start():
 
 def test_the_declared_process_codecs_and_the_run():
     specs = registry.load_process_codecs()
-    assert [s.name for s in specs] == ["cloudevents-sdk-python"]
+    assert [s.name for s in specs] == ["cloudevents-sdk-python", "cloudevents-sdk-java"]
     assert specs[0].bindings == ("ce-amqp", "ce-rabbitmq")
+    assert specs[1].bindings == ("ce-amqp",)
     names = {b: [c.info.name for c in registry.run_codecs(b)] for b in registry.BINDINGS}
-    # One row per implementation and vector: the SDK runs through its shim only.
-    assert names == {b: ["mqconform-reference", "cloudevents-sdk-python"] for b in registry.BINDINGS}
-    assert [c.info.provenance.get("via") for c in registry.run_codecs("ce-amqp")] == [None, "process"]
+    # One row per implementation and vector: each SDK runs through its shim only, over every binding
+    # (its handshake makes a binding it does not offer not_applicable).
+    assert names == {b: ["mqconform-reference", "cloudevents-sdk-python", "cloudevents-sdk-java"]
+                     for b in registry.BINDINGS}
+    assert [c.info.provenance.get("via") for c in registry.run_codecs("ce-amqp")] == [None, "process", "process"]
 
 
 def test_codec_option_adds_or_replaces_a_process_codec():
     specs = registry.process_codec_specs(["my-sdk=java -jar 'my shim.jar' --x", "cloudevents-sdk-python=python other.py"])
-    assert [(s.name, s.command, s.source) for s in specs] == [
+    # the declared Java SDK stays as declared; the option replaces the Python one and adds its own
+    assert [s.name for s in specs if s.source != "--codec"] == ["cloudevents-sdk-java"]
+    assert [(s.name, s.command, s.source) for s in specs if s.source == "--codec"] == [
         ("cloudevents-sdk-python", ("python", "other.py"), "--codec"),
         ("my-sdk", ("java", "-jar", "my shim.jar", "--x"), "--codec")]
 
