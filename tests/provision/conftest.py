@@ -31,6 +31,31 @@ def engine():
         pytest.skip(f"no container engine: {e}")
 
 
+@pytest.fixture(scope="session")
+def shared_target(engine):
+    """shared_target(name, variant=None, **start_kwargs) -> a catalog target's container that the
+    tests of this process asking for it share: started on first use, removed when the session ends.
+
+    Only for tests that make their own uniquely named entities and neither stop, kill nor
+    reconfigure the broker (a fresh broker would not change what they check). A test that removes
+    every container of its process (stop_targets) makes the next use start a new one. Mark the
+    users with one `xdist_group` so that they run on one worker and the broker starts once."""
+    from fixtures.provision import start
+    from fixtures.records import new_run_id
+
+    run = new_run_id()
+    started = []
+
+    def get(name, variant=None, **kwargs):
+        rt = start(name, variant, run_id=run, **kwargs)
+        if rt not in started:
+            started.append(rt)
+        return rt
+    yield get
+    for rt in started:
+        rt.stop()
+
+
 @pytest.fixture
 def stop_targets():
     """Remove whatever the test started, whatever happens."""
