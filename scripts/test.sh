@@ -17,4 +17,6 @@ if bash scripts/container-engine.sh status >/dev/null 2>&1; then
 else
   echo "test: no container engine; tests marked 'containers' will fail under CI=true and skip elsewhere" >&2
 fi
-.venv/bin/python -m pytest tests -n 2 -p no:cacheprovider "$@"
+# loadgroup: tests marked with one xdist_group (those sharing a module- or session-scoped broker or
+# build) run on one worker, so that what they share is made once.
+.venv/bin/python -m pytest tests -n 2 --dist loadgroup -p no:cacheprovider "$@"

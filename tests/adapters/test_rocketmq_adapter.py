@@ -13,18 +13,18 @@ from fixtures.codecs.model import RocketMQMessage
 
 pytest.importorskip("rocketmq", reason="rocketmq-python-client is not installed")
 
-from tests.provision.conftest import engine, stop_targets  # noqa: E402,F401 - fixtures shared with provision tests
+from tests.provision.conftest import engine, shared_target  # noqa: E402,F401 - fixtures shared with provision tests
 
-pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
+# One broker for the module and for tests/process/test_provider_rocketmq.py (a start takes a minute or
+# more): each test makes its own uniquely named topic and group, or names a topic nobody makes.
+pytestmark = [pytest.mark.containers, pytest.mark.xdist_group("rocketmq-5.3.3")]
 
 
 @pytest.fixture
-def rocketmq(engine):  # noqa: F811
+def rocketmq(shared_target):  # noqa: F811
     from fixtures.adapters.rocketmq import RocketMQAdapter
-    from fixtures.provision import start
-    from fixtures.records import new_run_id
 
-    rt = start("rocketmq-5.3.3", run_id=new_run_id())
+    rt = shared_target("rocketmq-5.3.3")
     adapter = RocketMQAdapter.for_container(rt, wait_s=10)
     try:
         yield adapter

@@ -19,7 +19,8 @@ from certify import bundle, certificate, regen, timing
 
 from ..paths import ROOT
 
-pytestmark = [pytest.mark.containers]
+# The module's tests share `genuine` (a certification and its broker): one worker runs them all.
+pytestmark = [pytest.mark.containers, pytest.mark.xdist_group("forgery")]
 
 
 def mqconform(*args: str, env: dict | None = None, timeout: int = 1800) -> subprocess.CompletedProcess:

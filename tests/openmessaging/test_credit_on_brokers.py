@@ -17,7 +17,8 @@ import pytest
 from ..provision.conftest import engine  # noqa: F401 - the fixture
 from ..sessions import run_pytest
 
-pytestmark = [pytest.mark.containers]
+# The module's tests share `rows` (one inner session with two brokers): one worker runs them all.
+pytestmark = [pytest.mark.containers, pytest.mark.xdist_group("om-credit")]
 
 
 @pytest.fixture(scope="module")

@@ -9,19 +9,20 @@ import shutil
 import pytest
 
 from tests.openmessaging.conftest import om_registry, om_tree, om_vectors  # noqa: F401 - shared fixtures
-from tests.provision.conftest import engine, stop_targets  # noqa: F401 - fixtures shared with provision tests
+from tests.provision.conftest import engine, shared_target  # noqa: F401 - fixtures shared with provision tests
 
-pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
+# The broker of tests/adapters/test_rocketmq_adapter.py, shared (a start takes a minute or more): the
+# vector runs over destinations of unique names (fixtures/openmessaging/binding.py unique_name).
+pytestmark = [pytest.mark.containers, pytest.mark.xdist_group("rocketmq-5.3.3")]
 TARGET = "rocketmq-5.3.3"     # the same remoting protocol as the provider's rocketmq-5.5.0
 
 
 @pytest.fixture
-def rocketmq_broker(engine):  # noqa: F811
+def rocketmq_broker(shared_target):  # noqa: F811
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("Maven and Java build and run the provider's shim")
     from fixtures.brokers import Broker
-    from fixtures.provision import load_catalog, start
-    from fixtures.records import new_run_id
+    from fixtures.provision import load_catalog
     from fixtures.targets import catalog_targets
 
     entry = load_catalog().get(TARGET)
@@ -30,7 +31,7 @@ def rocketmq_broker(engine):  # noqa: F811
         # (brokerIP1:listenPort), which the host reaches only when the catalog publishes the broker
         # port on the same host port (catalog `host_port_env`, wip/rmq55).
         pytest.skip(f"{TARGET}'s catalog entry does not publish the broker's registered address to the host")
-    rt = start(TARGET, run_id=new_run_id(), timeout=600)
+    rt = shared_target(TARGET, timeout=600)
     target = next(t for t in catalog_targets(load_catalog()) if t.name == TARGET)
     broker = Broker(target, rt)
     try:

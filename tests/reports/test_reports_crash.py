@@ -14,6 +14,8 @@ import pytest
 from reportdata import record, write_results
 
 ROOT = Path(__file__).resolve().parents[2]
+# The module's tests share `history` (two report builds): one worker runs them both.
+pytestmark = pytest.mark.xdist_group("reports-crash")
 
 
 def new_run(folder: Path) -> Path:

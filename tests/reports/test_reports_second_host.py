@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = Path(os.environ.get("MQCONFORM_SAMPLE_RESULTS", ROOT / "tests" / "reports" / "data" / "results.jsonl.gz"))
 
 why = available()
-pytestmark = pytest.mark.skipif(why is not None and os.environ.get("CI") != "true", reason=f"second host: {why}")
+# The module's tests share `cluster`: one worker runs them all.
+pytestmark = [pytest.mark.skipif(why is not None and os.environ.get("CI") != "true", reason=f"second host: {why}"),
+              pytest.mark.xdist_group("second-host")]
 
 
 def build(*args: str, timeout: float = 600, **env: str) -> subprocess.CompletedProcess:
