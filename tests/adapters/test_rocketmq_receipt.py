@@ -1,6 +1,7 @@
 """A popped RocketMQ message held unsettled is kept invisible (its invisible time extended before it
 runs out) until it is acked or its consumer dies; an ack the proxy refuses as an expired receipt
 handle is our client's timing, said as such (an adapter error), never a bare client exception."""
+import re
 import threading
 import time
 
@@ -39,9 +40,9 @@ class _Adapter:
 
 
 def _received(client, invisible_s=1, asked_at=None):
+    asked = time.monotonic() if asked_at is None else asked_at
     return R.Received(RocketMQMessage(topic="t", properties={}, body=b"x"), "m-1", 1, None, None, None, "NORMAL",
-                      False, client, object(), _Adapter(), invisible_s,
-                      time.monotonic() if asked_at is None else asked_at)
+                      False, client, object(), _Adapter(), invisible_s, asked, asked + 0.5)
 
 
 def test_a_held_message_is_extended_before_its_invisible_time_runs_out_and_then_acked(monkeypatch):
@@ -76,6 +77,8 @@ def test_an_expired_receipt_handle_is_named_as_our_clients_timing():
     assert isinstance(exc.value, AdapterLimitation) and exc.value.kind == "adapter"
     text = str(exc.value)
     assert "5 s invisible time" in text and "INVALID_RECEIPT_HANDLE" in text and "not the broker's" in text
+    took = re.search(r"came ([0-9.]+) s after its receive .*, ([0-9.]+) s after that returned", text)
+    assert took and float(took.group(1)) >= 6.5 and float(took.group(2)) >= 6.0
     assert not r.acked
 
 
