@@ -91,3 +91,9 @@ def test_the_gap_follows_the_measured_round_trip_and_the_receive_floor(monkeypat
     b.broker.shared.clear()
     assert b.arrival_gap_s() == B.ARRIVAL_GAP_FLOOR_S
     assert b.arrival_bound_s(1) == B.ARRIVAL_FLOOR_S
+
+
+def test_the_first_arrival_may_take_the_whole_bound(monkeypatch):
+    # a new consumer's first delivery, later than the gap: waited for (the bound is 1000 s here)
+    obs, _ = _competing(monkeypatch, [6.0, 7.0], gap=4.0)
+    assert obs["missing"] == 0
