@@ -40,7 +40,8 @@ def _run(turns):
         mapping=SimpleNamespace(feature=lambda name, protocol: support), destination=lambda *a: "q",
         send=lambda dest, om, **kw: None, consumer=lambda dest, **kw: _Consumer(next(consumers)),
         quiet_s=lambda: 0.01, quiet_why=lambda: "test", redelivery_wait_s=lambda: 0.05,
-        redelivery_quiet_s=lambda: (0.01, "test"))
+        redelivery_quiet_s=lambda: (0.01, "test"), arrival_bound_s=lambda count=1: 0.05,
+        arrival_gap_s=lambda: 0.05, arrival_why=lambda count=1: "test")
     return scenarios.exactly_once(b, {})
 
 

@@ -1,0 +1,104 @@
+"""A popped RocketMQ message held unsettled is kept invisible (its invisible time extended before it
+runs out) until it is acked or its consumer dies; an ack the proxy refuses as an expired receipt
+handle is our client's timing, said as such (an adapter error), never a bare client exception."""
+import re
+import threading
+import time
+
+import pytest
+
+from fixtures.adapters import rocketmq as R
+from fixtures.adapters.base import PeerError, Refused
+from fixtures.codecs.model import RocketMQMessage
+from fixtures.outcomes import AdapterLimitation
+
+
+class _Client:
+    """Records what a SimpleConsumer was asked; `refuse` answers each call with that condition."""
+
+    def __init__(self, refuse=None):
+        self.calls: list[str] = []
+        self.extended = threading.Event()
+        self.refuse = refuse
+
+    def ack(self, raw):
+        self._answer("ack")
+
+    def change_invisible_duration(self, raw, seconds):
+        self._answer(f"change {seconds}")
+        self.extended.set()
+
+    def _answer(self, call):
+        self.calls.append(call)
+        if self.refuse:
+            raise Refused(call, PeerError("request", self.refuse, "receipt handle is expired"))
+
+
+class _Adapter:
+    def call(self, what, fn, *, topic=None, bound=None):
+        return fn()
+
+
+def _received(client, invisible_s=1, asked_at=None):
+    asked = time.monotonic() if asked_at is None else asked_at
+    return R.Received(RocketMQMessage(topic="t", properties={}, body=b"x"), "m-1", 1, None, None, None, "NORMAL",
+                      False, client, object(), _Adapter(), invisible_s, asked, asked + 0.5)
+
+
+def test_a_held_message_is_extended_before_its_invisible_time_runs_out_and_then_acked(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    client = _Client()
+    r = _received(client)
+    r.hold()
+    assert client.extended.wait(5), "the held message's invisible time was never extended"
+    r.ack()
+    calls = list(client.calls)
+    assert calls[0] == "change 1" and calls[-1] == "ack"
+    time.sleep(0.1)                                # ten extension periods: none after the ack
+    assert client.calls == calls
+    assert r.acked
+
+
+def test_a_released_message_is_not_extended(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.5)
+    client = _Client()
+    r = _received(client, invisible_s=1)
+    r.hold()
+    r.release()                                    # its consumer died: it must come back
+    assert r._hold.timer.finished.is_set()         # the extension's timer was cancelled
+    assert not client.extended.wait(0.7)
+    assert client.calls == []
+
+
+def test_an_expired_receipt_handle_is_named_as_our_clients_timing():
+    r = _received(_Client(refuse=R.RECEIPT_EXPIRED), invisible_s=5, asked_at=time.monotonic() - 6.5)
+    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+        r.ack()
+    assert isinstance(exc.value, AdapterLimitation) and exc.value.kind == "adapter"
+    text = str(exc.value)
+    assert "5 s invisible time" in text and "INVALID_RECEIPT_HANDLE" in text and "not the broker's" in text
+    took = re.search(r"came ([0-9.]+) s after its receive .*, ([0-9.]+) s after that returned", text)
+    assert took and float(took.group(1)) >= 6.5 and float(took.group(2)) >= 6.0
+    assert not r.acked
+
+
+def test_another_refusal_of_an_ack_is_the_brokers_answer():
+    r = _received(_Client(refuse="INTERNAL_SERVER_ERROR"))
+    with pytest.raises(Refused):
+        r.ack()
+
+
+def test_the_clients_expired_handle_answer_is_read_as_that_condition():
+    client_exceptions = pytest.importorskip("rocketmq.v5.exception")
+    from fixtures.adapters.workers import Workers
+    adapter = R.RocketMQAdapter.__new__(R.RocketMQAdapter)
+    adapter.endpoint, adapter.wait_s, adapter._workers = "127.0.0.1:1", 1.0, Workers("test-receipt")
+
+    def ack():
+        raise client_exceptions.BadRequestException("receipt handle is expired", 40013)
+    try:
+        with pytest.raises(Refused) as exc:
+            adapter.call("ack of m-1", ack)
+    finally:
+        adapter._workers.close()
+    assert exc.value.error.condition == R.RECEIPT_EXPIRED
