@@ -47,3 +47,60 @@ def test_a_failure_of_anything_but_timing_is_not_tried_again(monkeypatch, subjec
     with pytest.raises(VectorFailed):
         runner._run_message_timed(None, None, None)
     assert len(calls) == 1
+
+
+class _Broker:
+    def __init__(self, alive=True):
+        self._alive = alive
+
+    def alive(self):
+        return self._alive
+
+
+def _unjudged(transient=True):
+    from fixtures.outcomes import PreconditionFailed
+    exc = PreconditionFailed("over p on t: delivery is setup here: 20 sent, 19 delivered", findings=Findings())
+    exc.transient = transient
+    return exc
+
+
+def _runs(results):
+    calls = []
+
+    def run():
+        calls.append(1)
+        r = results[len(calls) - 1]
+        if isinstance(r, BaseException):
+            raise r
+        return {}, Findings()
+    return run, calls
+
+
+def test_an_unjudged_vector_runs_once_more_and_says_so(monkeypatch):
+    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    run, calls = _runs([_unjudged(), None])
+    _, found = runner.run_once_more_if_unjudged(run, _Broker())
+    assert len(calls) == 2
+    assert any("judged on a second attempt" in n and "19 delivered" in n for n in found.notes)
+
+
+def test_unjudged_twice_is_an_error_with_both_attempts(monkeypatch):
+    from fixtures.outcomes import PreconditionFailed
+    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    run, calls = _runs([_unjudged(), _unjudged()])
+    with pytest.raises(PreconditionFailed) as info:
+        runner.run_once_more_if_unjudged(run, _Broker())
+    assert len(calls) == 2 and any("first was not judged either" in n for n in info.value.findings.notes)
+
+
+@pytest.mark.parametrize("first,broker", [
+    (_failing(("latency_ms",)), _Broker()),          # a judged outcome is never run again
+    (_unjudged(transient=False), _Broker()),         # an error that repeats by nature
+    (_unjudged(), _Broker(alive=False)),             # the broker died
+])
+def test_judged_outcomes_and_lasting_errors_are_not_run_again(monkeypatch, first, broker):
+    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    run, calls = _runs([first, None])
+    with pytest.raises(type(first)):
+        runner.run_once_more_if_unjudged(run, broker)
+    assert len(calls) == 1
