@@ -1,4 +1,4 @@
-"""A latency check that fails is tried again on a fresh message; other failures are not."""
+"""What a busy machine or chance may not decide: attempts again, and the chance of an order."""
 from __future__ import annotations
 
 import pytest
@@ -104,3 +104,13 @@ def test_judged_outcomes_and_lasting_errors_are_not_run_again(monkeypatch, first
     with pytest.raises(type(first)):
         runner.run_once_more_if_unjudged(run, broker)
     assert len(calls) == 1
+
+
+def test_the_chance_of_an_order_is_counted_exactly():
+    from math import comb
+
+    from fixtures.openmessaging.scenarios import chance_of_at_most
+    assert chance_of_at_most(0, 10, 10) == 1 / comb(20, 10)       # only one order puts every expedited first
+    assert chance_of_at_most(100, 10, 10) == 1.0
+    assert abs(chance_of_at_most(50, 10, 10) - 0.5147) < 1e-3     # the middle of a symmetric count
+    assert chance_of_at_most(19, 10, 10) <= 0.01 < chance_of_at_most(20, 10, 10)
