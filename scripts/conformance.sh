@@ -68,8 +68,12 @@ wait_bounded() {
   wait "$pid"
 }
 cleanup() {
-  # TERM makes the report build stop Spark, and its JVM with it.
-  if [ -n "$report" ]; then kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1; fi
+  # TERM makes the report build stop Spark; whatever of its group is left after that (its JVM) is
+  # killed.
+  if [ -n "$report" ]; then
+    kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1
+    kill -KILL -- "-$report" 2>/dev/null
+  fi
   if [ -n "$gating" ]; then kill "$gating" 2>/dev/null; wait_bounded "$gating" 30 >/dev/null 2>&1; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   if [ "$started_engine" = 1 ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
@@ -113,9 +117,14 @@ parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
 python3 -m fixtures.runclock early "$phases" "report (Spark)"
+# In a process group of its own (job control on for this one launch), led by the build: its Spark
+# JVM is in that group, and the group is ended after the build, so no JVM outlives the run
+# whichever way the build ends.
+set -m
 nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations \
   --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" > "$out/report.log" 2>&1 &
 report=$!
+set +m
 phase=vectors
 # No unraisableexception plugin: its last act in each process is a full garbage collection (seconds
 # of CPU in a worker that drew thousands of events), for warnings this job does not show.
@@ -148,6 +157,7 @@ python3 -m fixtures.runclock early "$phases" "gate"
 gating=$!
 wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
 built=$?
+kill -KILL -- "-$report" 2>/dev/null      # what of its group outlived the build
 report=""
 rm -f "$complete"
 cat "$out/report.log"
