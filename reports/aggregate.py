@@ -195,7 +195,10 @@ def fault_rows(latest: DataFrame) -> list[dict]:
                     F.col("implementation.provenance").getItem("broker").alias("broker"), "protocol",
                     "vector_id", "test_id", "outcome", "expected_outcome", "message", "tally")
             .collect())
-    return [{**r.asDict(), "tally": tally_of(r)} for r in rows]
+    out = [r.asDict() for r in rows]
+    for r in out:
+        r["tally"] = tally_of(r)
+    return out
 
 
 def level_counts(latest: DataFrame) -> list[dict]:
