@@ -27,6 +27,7 @@ from pyspark.util import inheritable_thread_target
 
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
+from .record import tally_of
 
 T = TypeVar("T")
 
@@ -57,6 +58,7 @@ def project(df: DataFrame) -> DataFrame:
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
         "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol", "implementation", "profile",
+        "tally",
         _case(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
@@ -186,6 +188,19 @@ def profile_rows(latest: DataFrame) -> list[dict]:
              "status": r["status"], "n": r["n"], **r["first"].asDict()} for r in rows]
 
 
+def fault_rows(latest: DataFrame) -> list[dict]:
+    """The latest rows that carry a `tally` (fault vectors), with what reports/faults.py shows of them."""
+    rows = (latest.where(F.col("tally").isNotNull())
+            .select("impl", "kind", F.col("implementation.role").alias("role"),
+                    F.col("implementation.provenance").getItem("broker").alias("broker"), "protocol",
+                    "vector_id", "test_id", "outcome", "expected_outcome", "message", "tally")
+            .collect())
+    out = [r.asDict() for r in rows]
+    for r in out:
+        r["tally"] = tally_of(r)
+    return out
+
+
 def level_counts(latest: DataFrame) -> list[dict]:
     return [r.asDict() for r in latest.groupBy("impl", "spec", "spec_revision", "level", "outcome")
             .agg(F.count(F.lit(1)).alias("n")).collect()]
@@ -227,17 +242,17 @@ def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
 
 
 def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
-    """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities and agg.profile_rows
-    from the records of the two latest runs (`which`)."""
+    """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities, agg.profile_rows and
+    agg.fault_rows from the records of the two latest runs (`which`)."""
     pair = pair.cache()
     try:
         pair.count()   # cached once, before the jobs below read it side by side
         latest = pair.where("which = 1")
         (agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities,
-         agg.profile_rows) = side_by_side(
+         agg.profile_rows, agg.fault_rows) = side_by_side(
             pair.sparkSession, lambda: cells(latest), lambda: level_counts(latest),
             lambda: header_sources(latest), lambda: diff(pair), lambda: identities(latest),
-            lambda: profile_rows(latest))
+            lambda: profile_rows(latest), lambda: fault_rows(latest))
     finally:
         pair.unpersist()
 

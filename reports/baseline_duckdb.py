@@ -28,10 +28,22 @@ def _dicts(cur) -> list[dict]:
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
-def _schema3(con, parquet_glob: str) -> tuple[str, str]:
-    """(role, profile) as SQL over read_parquet's columns, read as schema 3 (reports/record.py): a file
-    written before it has no implementation.role (product, except mqconform's reference codecs and
-    mappings: fixtures/records.py `role_of`) and no profile (an empty map)."""
+def duck_type(t) -> str:
+    """The DuckDB type of a record type (reports/record.py)."""
+    if isinstance(t, str):
+        return {"string": "VARCHAR", "int": "INTEGER", "double": "DOUBLE"}[t]
+    if t[0] == "array":
+        return f"{duck_type(t[1])}[]"
+    if t[0] == "map":
+        return f"MAP({duck_type(t[1])}, {duck_type(t[2])})"
+    return "STRUCT(" + ", ".join(f"{n} {duck_type(ft)}" for n, ft in t[1]) + ")"
+
+
+def _schema4(con, parquet_glob: str) -> tuple[str, str, str]:
+    """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (reports/record.py): a
+    file written before schema 3 has no implementation.role (product, except mqconform's reference codecs
+    and mappings: fixtures/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
+    (null)."""
     types = {r[0]: r[1] for r in con.execute(
         f"DESCRIBE SELECT * FROM read_parquet('{parquet_glob}', union_by_name = true)").fetchall()}
     refs = ", ".join(f"'{n}'" for n in sorted(record.reference_names()))
@@ -40,17 +52,18 @@ def _schema3(con, parquet_glob: str) -> tuple[str, str]:
     roles = ", ".join(f"'{r}'" for r in record.ROLES)
     role = (f"CASE WHEN implementation.role IN ({roles}) THEN implementation.role ELSE {guessed} END"
             if "role VARCHAR" in types.get("implementation", "") else guessed)
-    profile = "profile" if "profile" in types else "NULL::MAP(VARCHAR, STRUCT(status VARCHAR, evidence VARCHAR))"
-    return role, profile
+    profile = "profile" if "profile" in types else f"NULL::{duck_type(record.PROFILE)}"
+    tally = "tally" if "tally" in types else f"NULL::{duck_type(record.TALLY)}"
+    return role, profile, tally
 
 
 def compute(con, parquet_glob: str) -> Aggregates:
     outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
-    role, profile = _schema3(con, parquet_glob)
+    role, profile, tally = _schema4(con, parquet_glob)
     con.execute(f"""
         CREATE OR REPLACE TEMP VIEW d AS
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
-               {role} AS role, implementation.provenance AS provenance, {profile} AS profile,
+               {role} AS role, implementation.provenance AS provenance, {profile} AS profile, {tally} AS tally,
                run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
                coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
                expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by, protocol,
@@ -127,6 +140,14 @@ def compute(con, parquet_glob: str) -> Aggregates:
                   FROM (SELECT *, unnest(map_entries(profile)) AS e FROM latest
                         WHERE kind = 'provider' AND profile IS NOT NULL))
             GROUP BY broker, protocol, requirement, status"""))
+    ]
+    # reports/aggregate.py fault_rows: the latest rows that carry a tally (fault vectors)
+    agg.fault_rows = [
+        {**r, "tally": record.tally_of(r)}
+        for r in _dicts(con.execute("""
+            SELECT impl, kind, role, provenance['broker'] AS broker, protocol, vector_id, test_id, outcome,
+                   expected_outcome, message, tally
+            FROM latest WHERE tally IS NOT NULL"""))
     ]
     agg.level_counts = [
         {**r, "n": int(r["n"])} for r in _dicts(con.execute("""

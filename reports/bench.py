@@ -137,7 +137,7 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
             _strings(level_of[v], list(LEVELS)),
             # schema version 1 records: no per-clause outcomes (every clause has the row's outcome)
             *(pa.nulls(n, schema.field(name).type)
-              for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile")),
+              for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile", "tally")),
             _strings(v, [f"tests/test_vectors.py::test_vector[{x}]" for x in vec_ids]),
             _strings(v, vec_ids),
             _strings(np.zeros(n, dtype=np.int32), ["stable"]),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixtures.levels import GROUPS, LEVEL_RANK, group_of
 
-from . import coverage_rule, profile, versions
+from . import coverage_rule, faults, profile, versions
 from .outcomes import (
     CONFORMANT,
     CONFORMANT_EXCEPT_SHOULD,
@@ -52,6 +52,9 @@ class Aggregates:
     # latest run, provider rows' `profile`: broker, protocol, requirement, status, n, and the row that
     # is the evidence for that status (impl, role, vector_id, evidence)
     profile_rows: list[dict] = field(default_factory=list)
+    # latest run, rows with a `tally` (fault vectors): impl, kind, role, broker, protocol, vector_id, test_id,
+    # outcome, expected_outcome, message, tally (reports/record.py `tally_of`)
+    fault_rows: list[dict] = field(default_factory=list)
 
 
 def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
@@ -286,6 +289,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "verdicts": verdicts,
         "without_verdict": without_verdict,
         "broker_profiles": profile.broker_profiles(agg.profile_rows, requirements),
+        "faults": faults.faults_view(agg.fault_rows),
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,
         "across_versions": versions.across_versions(agg.cells, agg.identities, clauses),

@@ -22,6 +22,7 @@ from pyspark.sql import types as T
 
 from . import validate
 from .outcomes import OUTCOMES
+from .record import TALLY_COUNTS, TALLY_IDS
 from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse or fit the schema
@@ -206,7 +207,21 @@ def valid() -> Column:
     cond = F.col(CORRUPT).isNull() & F.col("outcome").isin(*sorted(OUTCOMES))
     for path in validate.REQUIRED:
         cond = cond & _field(path).isNotNull() & (_field(path) != F.lit(""))
-    return cond & F.try_to_timestamp(F.col("run_started")).isNotNull()
+    return cond & F.try_to_timestamp(F.col("run_started")).isNotNull() & tally_valid()
+
+
+def tally_valid() -> Column:
+    """fixtures/records.py tally_problem as a Spark condition: no tally, or one whose fault is named, whose
+    counts are non-negative, whose lost messages were confirmed ones that were sent and are each named."""
+    t = F.col("tally")
+    cond = t.getField("fault").isNotNull() & (t.getField("fault") != F.lit(""))
+    for name in TALLY_COUNTS:
+        cond = cond & t.getField(name).isNotNull() & (t.getField(name) >= 0)
+    for name in TALLY_IDS:
+        cond = cond & t.getField(name).isNotNull() & ~F.exists(t.getField(name), lambda i: i.isNull())
+    cond = (cond & (t.getField("lost") <= t.getField("confirmed")) & (t.getField("confirmed") <= t.getField("sent"))
+            & (F.size(t.getField("lost_ids")) == t.getField("lost")))
+    return t.isNull() | F.coalesce(cond, F.lit(False))
 
 
 class Checked(NamedTuple):
@@ -281,7 +296,7 @@ def _line_count(spark: SparkSession, where: str) -> int:
 
 def normalize(df: DataFrame) -> DataFrame:
     """Valid records only (check() refused inputs with invalid ones but torn last lines), with
-    `run_ts` (timestamp) and `date` (UTC date of the run); older schemas read as schema 3
+    `run_ts` (timestamp) and `date` (UTC date of the run); older schemas read as schema 4
     (reports/schema.py `with_defaults`)."""
     return (with_defaults(df.where(valid()).select(*FIELD_NAMES))
             .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))

@@ -11,7 +11,7 @@ from html import escape
 
 from fixtures.levels import group_of
 
-from . import badges, charts, render_compare
+from . import badges, charts, render_compare, render_faults
 from .outcomes import OUTCOME_ORDER
 from .render_compare import SHORT
 
@@ -462,6 +462,7 @@ def render(report: dict) -> str:
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
+        f'<section id="faults"><h2>Faults</h2>{render_faults.html(report.get("faults") or [])}</section>'
         f'<section id="broker-profiles"><h2>OpenMessaging broker profile</h2>{_profiles(report)}</section>'
         f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{render_compare.header_support(report)}</section>'
         f"</main>{render_compare.EVIDENCE_PANEL}<script>{JS}</script></body></html>\n"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from fixtures.levels import GROUPS, group_of
 
+from . import render_faults
 from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
@@ -167,6 +168,7 @@ def render(report: dict) -> str:
             n = sum(sum(c.values()) for c in v["counts"].values())
             lines.append(f"- {md_cell(v['implementation'])} on {md_cell(v['spec'])} {md_cell(v['spec_revision'])}: {n} row(s)")
     lines += broker_profiles(report.get("broker_profiles") or [])
+    lines += render_faults.markdown(report.get("faults") or [])
     lines += across_versions(report.get("across_versions") or [])
     lines += ["", "## Latest runs", "", "| Implementation | Run | Started | Pass rate |", "|---|---|---|---|"]
     for i in report["implementations"]:

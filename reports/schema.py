@@ -43,6 +43,7 @@ def arrow_type(t):
 IMPLEMENTATION = spark_type(record.IMPLEMENTATION)
 FAILED_STEP = spark_type(record.FAILED_STEP)
 PROFILE = spark_type(record.PROFILE)
+TALLY = spark_type(record.TALLY)
 RESULT_SCHEMA = T.StructType([T.StructField(n, spark_type(t)) for n, t in record.FIELDS])
 
 
@@ -60,9 +61,10 @@ def arrow_schema():
 
 
 def with_defaults(df):
-    """Records as schema 3 reads them (reports/record.py): every field of RESULT_SCHEMA, an
+    """Records as schema 4 reads them (reports/record.py): every field of RESULT_SCHEMA, an
     implementation with `role` (fixtures/records.py `role_of`: a row without one is `product`, except
-    mqconform's reference codecs and mappings), and `profile` an empty map where a row has none."""
+    mqconform's reference codecs and mappings), `profile` an empty map where a row has none (`tally`
+    stays null where a row has none: every column is given to the readers, reports/store.py `conform`)."""
     from pyspark.sql import functions as F
 
     have = {f.name: f.dataType for f in df.schema.fields}

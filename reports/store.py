@@ -122,8 +122,8 @@ def read_records(spark: SparkSession, store: str, at: int | str | None = None) -
 
 
 def conform(df: DataFrame, schema=RESULT_SCHEMA) -> DataFrame:
-    """The columns of `schema` (typed nulls for those `df` lacks; a version written before schema 3
-    read as schema 3, reports/schema.py `with_defaults`), then `date`, then any others."""
+    """The columns of `schema` (typed nulls for those `df` lacks; a version written before schema 4
+    read as schema 4, reports/schema.py `with_defaults`), then `date`, then any others."""
     have = set(df.columns)
     cols = [F.col(f.name) if f.name in have else F.lit(None).cast(f.dataType).alias(f.name) for f in schema.fields]
     rest = [c for c in df.columns if c not in {f.name for f in schema.fields}]

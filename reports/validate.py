@@ -2,7 +2,8 @@
 
 A record must be placeable: it names its run (`run_id`, an RFC 3339
 `run_started`), its spec, its vector and its implementation, and its outcome is
-one that docs/results.md lists. Anything else in a results file is an input
+one that docs/results.md lists; a `tally`, where a row has one, keeps its rules
+(fixtures/records.py `tally_problem`). Anything else in a results file is an input
 error that names file and line: the gate and the build refuse it (exit 2)
 rather than judge or report without it. The one exception is a torn last line:
 a line at the very end of a file, without a line end, that does not parse is
@@ -11,6 +12,8 @@ what a writer killed mid-line leaves; it is skipped, and said.
 from __future__ import annotations
 
 import json
+
+from fixtures.records import tally_problem
 
 from . import timeutil
 from .outcomes import OUTCOMES
@@ -41,7 +44,7 @@ def record_problem(rec) -> str | None:
         return f"unknown outcome {rec['outcome']!r} (docs/results.md lists {', '.join(sorted(OUTCOMES))})"
     if timeutil.parse(rec["run_started"]) is None:
         return f"run_started {rec['run_started']!r} is not an RFC 3339 time"
-    return None
+    return tally_problem(rec.get("tally"))
 
 
 def line_problem(line: str) -> tuple[dict | None, str | None]:

@@ -1,6 +1,7 @@
 """The result record writer: one complete JSON line per record, a torn line never breaks a reader."""
 import json
 import os
+import re
 
 import pytest
 
@@ -26,7 +27,8 @@ def test_lines_carry_run_metadata(tmp_path):
     lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2
     rows = [json.loads(x) for x in lines]
-    assert rows[0]["schema_version"] == 3 and rows[0]["run_id"] == RUN["run_id"]
+    assert rows[0]["schema_version"] == 4 and rows[0]["run_id"] == RUN["run_id"]
+    assert rows[0]["tally"] is None                      # only a fault vector's row has one
     assert rows[1]["message"] == "ünïcode\nand newline"
 
 
@@ -34,6 +36,28 @@ def test_unknown_outcome_is_refused(tmp_path):
     w = RecordWriter(tmp_path / "r.jsonl", RUN)
     with pytest.raises(ValueError):
         w.write(rec(outcome="passed"))
+
+
+TALLY = {"fault": "kill", "sent": 5, "confirmed": 4, "delivered": 4, "lost": 1, "duplicated": 1,
+         "lost_ids": ["m3"], "duplicated_ids": ["m1"]}
+
+
+def test_a_fault_rows_tally_is_written_and_a_malformed_one_refused(tmp_path):
+    w = RecordWriter(tmp_path / "r.jsonl", RUN)
+    w.write(rec(tally=TALLY))
+    for bad, why in (({**TALLY, "lost": 2}, "names 1 lost id(s) for 2 lost"),
+                     ({**TALLY, "confirmed": 6}, "a confirmed one was sent"),
+                     ({**TALLY, "sent": -1}, "tally.sent -1 is not a count"),
+                     ({**TALLY, "sent": True}, "tally.sent True is not a count"),
+                     ({**TALLY, "fault": ""}, "not a fault's name"),
+                     ({**TALLY, "lost_ids": [3]}, "tally.lost_ids is not a list of message ids"),
+                     ({k: v for k, v in TALLY.items() if k != "delivered"}, "tally lacks delivered"),
+                     ("kill", "tally is str, not an object")):
+        with pytest.raises(ValueError, match=re.escape(why)):
+            w.write(rec(tally=bad))
+    w.close()
+    [row] = read_records(tmp_path / "r.jsonl")
+    assert row["tally"] == TALLY
 
 
 def test_reader_skips_torn_last_line(tmp_path):

@@ -1,0 +1,192 @@
+"""Faults (reports/faults.py): the view of rows with a known tally, its rendering, the reading of rows
+without one, and both engines giving the same view of the same rows."""
+from __future__ import annotations
+
+import json
+
+from reports import faults, model, render_html, render_md, validate
+from reports.record import tally_of
+
+RUN = "f" * 32
+LOST = [f"m{i:03d}" for i in range(3, 15)]     # 12 confirmed messages never delivered: more than are named
+
+
+def tally(fault, sent=20, confirmed=20, delivered=20, lost=(), duplicated_ids=(), duplicated=0):
+    return {"fault": fault, "sent": sent, "confirmed": confirmed, "delivered": delivered, "lost": len(lost),
+            "duplicated": duplicated, "lost_ids": list(lost), "duplicated_ids": list(duplicated_ids)}
+
+
+def row(vector, outcome, t, *, broker="acme-2.0", protocol="amqp091", impl=None, role="reference", message=""):
+    """One provider row over `broker`: mqconform's mapping (a stand-in) unless `impl` names a product's."""
+    name = impl or f"mqconform-om/{protocol}@{broker}"
+    prov = {"broker": broker, "broker_product": "acme", "broker_version": "2.0", "protocol": protocol}
+    return {"schema_version": 4, "run_id": RUN, "run_started": "2026-11-26T10:00:00Z", "suite_version": "0.1.0",
+            "vectors_digest": "d", "spec": "openmessaging", "spec_revision": "0.3.0", "clause_ids": ["om/delivery"],
+            "level": "MUST", "clause_outcomes": {"om/delivery": outcome}, "vector_id": vector,
+            "test_id": f"suites/openmessaging/test_openmessaging.py::test_vector[{vector}-{protocol}-{broker}]",
+            "vector_status": "stable",
+            "implementation": {"name": name, "kind": "provider", "version": "0.1.0", "provenance": prov, "role": role},
+            "protocol": protocol, "outcome": outcome, "expected_outcome": "pass", "message": message, "notes": [],
+            "profile": {}, "tally": t, "started": "2026-11-26T10:00:01Z", "duration_s": 2.0}
+
+
+def rows():
+    """acme-2.0: a loss under a kill (ids named), a duplicate after a restart, a clean pause, and a row of no
+    fault vector; zeta-1.0: a product's provider with a clean cut."""
+    return [
+        row("openmessaging.faults.at-least-once.kill", "fail", tally("kill", confirmed=18, delivered=8, lost=LOST),
+            message="openmessaging.faults.at-least-once.kill: 12 confirmed message(s) lost"),
+        row("openmessaging.faults.at-most-once.restart", "fail",
+            tally("restart", delivered=21, duplicated_ids=["m007"], duplicated=1),
+            message="openmessaging.faults.at-most-once.restart: m007 delivered twice"),
+        row("openmessaging.faults.exactly-once.pause", "pass", tally("pause")),
+        row("openmessaging.system-header.priority", "pass", None),
+        row("openmessaging.faults.at-least-once.cut", "pass", tally("cut", sent=10, confirmed=9, delivered=9),
+            broker="zeta-1.0", protocol="rocketmq-grpc", impl="zeta-openmessaging-1.0@zeta-1.0", role="product"),
+    ]
+
+
+def fault_rows(rs):
+    """What both engines' fault_rows give (reports/aggregate.py), computed by hand."""
+    return [{"impl": r["implementation"]["name"], "kind": r["implementation"]["kind"],
+             "role": r["implementation"]["role"], "broker": r["implementation"]["provenance"].get("broker"),
+             "protocol": r["protocol"], "vector_id": r["vector_id"], "test_id": r["test_id"], "outcome": r["outcome"],
+             "expected_outcome": r["expected_outcome"], "message": r["message"], "tally": tally_of(r)}
+            for r in rs if r["tally"] is not None]
+
+
+def report(rs):
+    rs = list(rs)
+    runs = [{"impl": i, "run_id": RUN, "run_started": "2026-11-26T10:00:00Z", "run_us": 1, "kind": "provider",
+             "version": "0.1.0", "vectors_digest": "d", "suite_version": "0.1.0", "counts": {"pass": 1}}
+            for i in sorted({r["implementation"]["name"] for r in rs})]
+    return model.build_report(model.Aggregates(runs=runs, fault_rows=fault_rows(rs)), {}, generated="now")
+
+
+def test_one_line_per_fault_row_per_broker_with_its_counts_and_outcome():
+    acme, zeta = faults.faults_view(fault_rows(rows()))
+    assert acme["broker"] == "acme-2.0" and acme["stand_in"] is True and zeta["stand_in"] is False
+    got = [(ln["semantics"], ln["fault"], ln["sent"], ln["confirmed"], ln["delivered"], ln["lost"], ln["duplicated"],
+            ln["outcome"]) for ln in acme["lines"]]
+    assert got == [("at-least-once", "kill", 20, 18, 8, 12, 0, "fail"),      # SEMANTICS order, not the rows'
+                   ("at-most-once", "restart", 20, 20, 21, 0, 1, "fail"),
+                   ("exactly-once", "pause", 20, 20, 20, 0, 0, "pass")]   # the row without a tally is no line
+    [cut] = zeta["lines"]
+    assert (cut["implementation"], cut["protocol"], cut["role"]) == (
+        "zeta-openmessaging-1.0@zeta-1.0", "rocketmq-grpc", "product")
+
+
+def test_lost_ids_are_named_the_first_ones_with_how_many_more():
+    acme, _ = faults.faults_view(fault_rows(rows()))
+    kill, restart, pause = acme["lines"]
+    assert kill["lost_ids"] == LOST[:faults.SHOWN_IDS] and kill["lost_ids_more"] == len(LOST) - faults.SHOWN_IDS
+    assert faults.ids_text(kill["lost_ids"], kill["lost_ids_more"]).endswith("m012 … and 2 more")
+    assert restart["duplicated_ids"] == ["m007"] and restart["lost_ids"] == [] and restart["duplicated_ids_more"] == 0
+    assert pause["lost_ids"] == [] and pause["duplicated_ids"] == []
+
+
+def test_semantics_come_from_the_fault_family_of_vector_ids():
+    assert faults.semantics_of("openmessaging.faults.exactly-once.cut") == "exactly-once"
+    assert faults.semantics_of("openmessaging.system-header.durability-survives-restart") is None
+    assert faults.semantics_of("openmessaging.faults.x") is None and faults.semantics_of(None) is None
+    line = faults.line_of(fault_rows([row("openmessaging.system-header.durability-survives-restart", "pass",
+                                          tally("restart"))])[0])
+    assert faults.label(line) == "openmessaging.system-header.durability-survives-restart / restart"
+
+
+def test_the_report_shows_the_faults_in_summary_md_index_html_and_compliance_json():
+    rep = report(rows())
+    assert [b["broker"] for b in rep["faults"]] == ["acme-2.0", "zeta-1.0"]
+    md, html = render_md.render(rep), render_html.render(rep)
+    assert "## Faults" in md and "### acme-2.0" in md
+    assert "its OpenMessaging broker profile" in md and "stand-in for a provider" in md
+    assert ("| mqconform-om/amqp091@acme-2.0 (stand-in) | amqp091 | at-least-once / kill | 20 | 18 | 8 | 12 | 0 "
+            "| **fail** `suites/openmessaging/test_openmessaging.py::test_vector[openmessaging.faults.at-least-once.kill"
+            "-amqp091-acme-2.0]`: openmessaging.faults.at-least-once.kill: 12 confirmed message(s) lost | m003, m004, "
+            "m005, m006, m007, m008, m009, m010, m011, m012 … and 2 more | — |") in md
+    assert "| at-most-once / restart | 20 | 20 | 21 | 0 | 1 | **fail**" in md and "| — | m007 |" in md
+    assert "| exactly-once / pause | 20 | 20 | 20 | 0 | 0 | **pass**" in md
+    assert '<section id="faults"><h2>Faults</h2>' in html
+    assert 'data-vector="openmessaging.faults.at-least-once.kill"' in html and 'data-lost="12"' in html
+    assert "m012 … and 2 more" in html and '<a href="#broker-profiles">' in html
+    json.dumps(rep)
+
+
+def test_without_a_tally_the_view_says_the_run_had_no_fault_vectors_and_names_the_option():
+    rep = report([r for r in rows() if r["tally"] is None])
+    assert rep["faults"] == []
+    md, html = render_md.render(rep), render_html.render(rep)
+    assert "this run had no fault vectors (they run only with `./mqconform run --faults`" in md
+    assert "<code>./mqconform run --faults</code>" in html.split('id="faults"')[1].split("</section>")[0]
+    assert "<table" not in html.split('id="faults"')[1].split("</section>")[0]
+
+
+def test_a_tally_that_breaks_its_rules_makes_the_record_invalid():
+    good = row("openmessaging.faults.at-least-once.kill", "fail", tally("kill", confirmed=18, delivered=8, lost=LOST))
+    assert validate.record_problem(good) is None
+    assert validate.record_problem({**good, "tally": None}) is None
+    assert validate.record_problem({k: v for k, v in good.items() if k != "tally"}) is None   # schema 3 and older
+    bad = {**good, "tally": {**good["tally"], "lost": 3}}
+    assert validate.record_problem(bad) == "tally names 12 lost id(s) for 3 lost message(s)"
+    _, why = validate.line_problem(json.dumps({**good, "tally": {**good["tally"], "confirmed": 30}}))
+    assert why.startswith("tally counts 12 lost of 30 confirmed of 20 sent")
+
+
+def _parquet(rs, folder, schema=None):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from reports.schema import arrow_schema
+
+    schema = schema or arrow_schema()
+    folder.mkdir()
+    fit = []
+    for r in rs:
+        r = {k: r.get(k) for k in schema.names}
+        r["implementation"] = {**r["implementation"], "provenance": list(r["implementation"]["provenance"].items())}
+        r["clause_outcomes"] = list(r["clause_outcomes"].items())
+        r["profile"] = list(r["profile"].items())
+        fit.append(r)
+    pq.write_table(pa.Table.from_pylist(fit, schema=schema), folder / "rows.parquet")
+    return folder
+
+
+def test_the_duckdb_baseline_reads_rows_without_a_tally_column(tmp_path):
+    """A store written before schema 4 has no `tally` column: no fault rows, nothing refused."""
+    import duckdb
+
+    from reports import baseline_duckdb
+    from reports.schema import arrow_schema
+
+    schema3 = arrow_schema()
+    schema3 = schema3.remove(schema3.get_field_index("tally"))
+    folder = _parquet(rows(), tmp_path / "old", schema3)
+    agg = baseline_duckdb.compute(duckdb.connect(), str(folder / "*.parquet"))
+    assert agg.fault_rows == [] and len(agg.runs) == 2
+    agg = baseline_duckdb.compute(duckdb.connect(), str(_parquet(rows(), tmp_path / "new") / "*.parquet"))
+    assert sorted(faults.line_of(r)["lost"] for r in agg.fault_rows) == [0, 0, 0, 12]
+
+
+def test_both_engines_give_the_same_view_of_the_same_rows(spark, tmp_path):
+    """Spark's build and the DuckDB baseline's, over one Parquet file of the rows, and Spark over the same
+    rows as JSON Lines, a schema 3 row without a tally among them."""
+    from reports import baseline_duckdb, build
+
+    folder = _parquet(rows(), tmp_path / "rows")
+    empty = tmp_path / "no-clauses"
+    empty.mkdir()
+    assert build.run([str(folder)], str(tmp_path / "spark"), spark=spark, clause_dir=str(empty), quiet=True) == 0
+    duck = baseline_duckdb.build(str(folder / "*.parquet"), str(tmp_path / "duckdb"))
+    spark_rep = json.loads((tmp_path / "spark" / "compliance.json").read_text(encoding="utf-8"))
+    assert spark_rep["faults"] == json.loads(json.dumps(duck["faults"]))
+    assert spark_rep["faults"] == json.loads(json.dumps(report(rows())["faults"]))   # the hand-made aggregate's
+    lines = tmp_path / "jsonl"
+    lines.mkdir()
+    old = {k: v for k, v in row("openmessaging.system-header.priority", "pass", None, broker="zeta-1.0").items()
+           if k != "tally"}
+    old["schema_version"] = 3
+    (lines / "r.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [*rows(), old]), encoding="utf-8")
+    assert build.run([str(lines)], str(tmp_path / "spark-json"), spark=spark, clause_dir=str(empty), quiet=True) == 0
+    from_json = json.loads((tmp_path / "spark-json" / "compliance.json").read_text(encoding="utf-8"))
+    assert from_json["faults"] == spark_rep["faults"]
+    assert "m012 … and 2 more" in (tmp_path / "spark" / "index.html").read_text(encoding="utf-8")
