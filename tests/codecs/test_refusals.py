@@ -119,15 +119,17 @@ def test_the_reference_and_sdk_refusals():
                 assert BaseCloudEventException in codec.refusals and ValueError in codec.refusals
 
 
-def test_the_sdk_crashing_on_a_valid_message_fails_with_crashed():
-    # cloudevents 2.2.0 from_rabbitmq hands a native timestamp ce-time header (a datetime from pika)
-    # to dateutil's isoparse: TypeError. The adapter passes it on; the verifier calls it a crash.
+def test_a_typed_header_the_sdk_message_cannot_hold_is_its_interface_refusing():
+    # RabbitMQMessage.headers is dict[str, str]: a native timestamp ce-time header (a datetime from
+    # pika) is a message its type cannot hold, so the SDK is never handed it: a refusal (not a crash
+    # of the SDK), which fails a vector expecting the event and says why.
     message = {"headers": {**REQUIRED, "ce-id": {"string": "1"}, "ce-time": {"timestamp": 1522900584}}}
     v = vector({"event": {"attributes": {"specversion": "1.0", "id": "1", "source": "/x", "type": "com.example.x",
                                          "time": {"timestamp": "2018-04-05T03:56:24Z"}}}}, headers=message["headers"])
     verdict, _ = run(SdkRabbitMQCodec(), v)
     assert verdict.outcome == "fail"
-    assert "crashed: TypeError" in verdict.message
+    assert "crashed" not in verdict.message
+    assert "rejected with SdkInterfaceRefusal" in verdict.message and "dict[str, str]" in verdict.message
 
 
 def test_the_sdks_documented_refusal_is_a_refusal():
