@@ -12,6 +12,7 @@ from cloudevents.core.exceptions import BaseCloudEventException
 
 from fixtures import verify
 from fixtures.codecs.base import REFERENCE_REFUSALS, CodecInfo, DecodeError
+from fixtures.codecs.reference_amqp import ReferenceAmqpCodec
 from fixtures.codecs.registry import _CODECS, BINDINGS, codecs_for
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
 from fixtures.outcomes import VectorFailed
@@ -159,3 +160,36 @@ def test_an_adapter_limitation_inside_a_codec_is_not_judged():
     headers = {**REQUIRED, "ce-id": {"string": "1"}, "ce-n": {"uint": 5}}
     verdict, _ = run(SdkRabbitMQCodec(), vector(REFUSAL_EXPECTED, headers=headers))
     assert verdict.outcome == "error" and verdict.error_kind == "adapter"
+
+
+class OneSeparator:
+    """A ce-amqp consumer that reads only the ':' separator (as the Java SDK does), refusing the rest."""
+    info = CodecInfo(name="one-separator", version="0", binding="ce-amqp")
+    refusals = (DecodeError,)
+
+    def decode(self, message):
+        if any(k.startswith("cloudEvents_") for k in message.application_properties):
+            raise DecodeError("no cloudEvents:specversion")
+        return ReferenceAmqpCodec().decode(message)
+
+
+def test_a_one_separator_consumer_is_not_judged_on_a_mixed_separator_message():
+    # Its refusal of a message mixing '_' and ':' is its want of the SHOULD (it refuses '_' alone
+    # too), never a pass of single-separator: not_applicable, naming the SHOULD.
+    from fixtures.registry import load_registry
+    from fixtures.vectors import load_vectors
+    root = Path(__file__).resolve().parents[2] / "vectors"
+    registry = load_registry(root / "clauses")
+    v = next(x for x in load_vectors(root).by_spec("ce-amqp", "decode") if x.id == "ce-amqp.binary.reject-mixed-separators")
+
+    def judged(codec):
+        try:
+            verify.run_decode(v, codec, registry)
+        except Exception as exc:  # noqa: BLE001 - the verdict is what is tested
+            return decide(v, registry, exc)
+        return decide(v, registry, None)
+
+    verdict = judged(OneSeparator())
+    assert verdict.outcome == "not_applicable"
+    assert "consumer-understands-both-separators" in verdict.message and "'cloudEvents_'" in verdict.message
+    assert judged(ReferenceAmqpCodec()).outcome == "pass"   # a consumer of both is judged
