@@ -32,9 +32,17 @@ def vector(clauses, alternatives=({"message": {}},), spec="ce-amqp", kind="encod
                            spec=spec, kind=kind, optional_feature=None)
 
 
-def test_a_missing_prefix_blames_the_prefix_clause_and_leaves_the_value_clauses_unjudged():
+def test_a_missing_prefix_blames_the_prefix_clause_and_an_absent_attribute_leaves_the_values_unjudged():
     b = blame(vector([TYPES, STRICT, PREFIX, SEP]), REGISTRY, {"prefix"})
-    assert b.blamed == (PREFIX,) and b.passed == (SEP,) and b.note == ""
+    assert b.blamed == (PREFIX,) and b.passed == (TYPES, STRICT, SEP) and b.note == ""
+    b = blame(vector([TYPES, STRICT, "x/plain"]), REGISTRY, {"absent"})   # x/plain governs nothing: fallback
+    assert b.blamed == (TYPES, STRICT, "x/plain")
+    REGISTRY.clauses["x/plain"] = clause(governs=["absent"])
+    try:
+        b = blame(vector([TYPES, STRICT, "x/plain"]), REGISTRY, {"absent"})
+        assert b.blamed == ("x/plain",) and b.passed == ()               # the value checks never ran
+    finally:
+        REGISTRY.clauses["x/plain"] = clause()
 
 
 def test_a_kind_no_cited_clause_governs_blames_every_clause_and_says_so():
@@ -58,8 +66,12 @@ def test_findings_have_kinds():
                                               "cloudEvents:type": Typed("string", "t")}, body=AmqpBody.of_bytes(b"x"))
     pattern = {"attributes": {"id": {"string": "1"}, "myext": {"string": "v"}, "source": {"string": "/s"}},
                "body": {"text": "y"}}
-    kinds = {f.kind for f in message_mismatches(pattern, msg, profile)}
-    assert kinds == {"value", "prefix", "absent", "separator", "data"}
+    found = message_mismatches(pattern, msg, profile)
+    assert {f.kind for f in found} == {"value", "prefix", "absent", "separator", "data"}
+    # the unprefixed myext's value (the codec wrote it) is judged too, and holds
+    assert not any(f.kind == "value" and "myext" in f for f in found)
+    wrong = {"attributes": {"myext": {"integer": 1}}}
+    assert {f.kind for f in message_mismatches(wrong, msg, profile)} == {"prefix", "value", "separator"}
     got = event_mismatches({"attributes": {"id": "1", "n": {"integer": 1}}},
                            Event({"id": Attr("string", "1"), "extra": Attr("string", "e")}))
     assert {f.kind for f in got} == {"added", "absent"}
@@ -72,7 +84,7 @@ def test_the_row_blames_by_finding_and_judges_nothing_the_finding_stopped():
     with pytest.raises(VectorFailed) as info:
         _judge(v, REGISTRY, ("ok", None), lambda alt: [Finding("prefix", "attribute 'myint': present without a prefix")])
     row = decide(v, REGISTRY, info.value)
-    assert row.outcome == "fail" and row.clause_outcomes == {PREFIX: "fail", SEP: "pass"}
+    assert row.outcome == "fail" and row.clause_outcomes == {TYPES: "pass", STRICT: "pass", PREFIX: "fail", SEP: "pass"}
 
 
 def test_a_may_taken_with_a_wrong_result_fails_and_one_refused_is_unsupported():
