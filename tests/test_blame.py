@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from fixtures.blame import Finding, blame, blame_readings
 from fixtures.bindings import PROFILES
+from fixtures.blame import Finding, blame, blame_readings
 from fixtures.codecs.model import AmqpBody, AmqpMessage, Attr, Event, Typed
 from fixtures.outcomes import VectorFailed
 from fixtures.verdicts import decide
