@@ -1,4 +1,6 @@
 """The clause registry against the spec texts: verbatim quotes, and no normative sentence left out."""
+import json
+
 import pytest
 
 from fixtures import spectext
@@ -103,3 +105,27 @@ def test_prose_enumerating_readings_loads_with_a_readings_list(tmp_path):
 
 def test_no_registered_clause_enumerates_readings_it_does_not_list():
     assert not [c.id for c in REGISTRY.clauses.values() if not c.readings and enumerated_readings(c.ambiguity)]
+
+
+def test_governs_takes_only_finding_kinds(tmp_path):
+    # codec vectors blame a clause for the kinds of finding it governs (fixtures/blame.py FINDING_KINDS)
+    from fixtures.blame import FINDING_KINDS
+    ok = CLAUSE_FILE.replace("    ambiguity: >-\n      AMBIGUITY\n", "    governs: [prefix, value]\n")
+    (tmp_path / "lint.yaml").write_text(ok)
+    assert load_registry(tmp_path).clauses["lint/a/ambiguous"].governs == ("prefix", "value")
+    (tmp_path / "lint.yaml").write_text(ok.replace("[prefix, value]", "[prefixes]"))
+    with pytest.raises(RegistryError, match="lint.yaml"):
+        load_registry(tmp_path)
+    schema = json.loads((VECTORS.parent / "fixtures" / "schema" / "clauses.schema.json").read_text())
+    (governs,) = [v["governs"] for v in _walk(schema) if isinstance(v, dict) and isinstance(v.get("governs"), dict)]
+    assert set(governs["items"]["enum"]) == set(FINDING_KINDS)
+
+
+def _walk(node):
+    yield node
+    if isinstance(node, dict):
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)

@@ -20,7 +20,8 @@ What it keeps:
   (AMQPMessage.application_data is one bytes value), are `rejected`; anything else it raises is
   `error` with the exception's class name and text;
 - the message is typed as the AMQP client the user would pair it with puts it on the wire (see
-  `amqp10_typed` and `amqp091_typed`).
+  `amqp10_typed` and `amqp091_typed`); a message whose values the SDK's message type cannot hold
+  (a non-str header in RabbitMQMessage.headers, dict[str, str]) is `rejected`, as for bodies.
 
 Run: python3 shim.py   (it reads requests on stdin until stdin ends, then exits 0).
 """
@@ -46,7 +47,7 @@ from cloudevents.core.bindings import amqp as sdk_amqp  # noqa: E402
 from cloudevents.core.bindings import rabbitmq as sdk_rabbitmq  # noqa: E402
 from cloudevents.core.exceptions import BaseCloudEventException  # noqa: E402
 from cloudevents.core.formats.json import JSONFormat  # noqa: E402
-from cloudevents.core.v1.event import REQUIRED_ATTRIBUTES, CloudEvent  # noqa: E402
+from cloudevents.core.v1.event import CloudEvent  # noqa: E402
 
 PROTOCOL, VERSION, ROLE = "mqconform-process", 1, "cloudevents-codec"
 IMPLEMENTATION = "cloudevents-sdk-python"
@@ -125,17 +126,16 @@ def _same(held, given) -> bool:
 
 def to_sdk_event(event: dict) -> CloudEvent:
     """SDK: the SDK's event holding exactly the EVENT asked for. Every attribute is passed to the
-    constructor (whose validation error is the SDK's refusal); what the constructor fills in
-    (time, id, specversion) is taken out again, except a REQUIRED one: an event without it is one
-    the SDK's API cannot hold (not-expressible)."""
+    constructor (whose validation error is the SDK's refusal). What the constructor fills in (time,
+    id, specversion) makes the request not-expressible: the SDK's API cannot hold an event without
+    it, and the SDK's internal state is never altered to pretend otherwise (get_attributes() hands
+    out the event's own dict)."""
     given = {name: sdk_value(name, form) for name, form in event["attributes"].items()}
     data = None if event.get("data") is None else base64.b64decode(event["data"], validate=True)
     ce = sdk(CloudEvent, dict(given), data)
-    held = sdk(ce.get_attributes)
-    for name in [n for n in held if n not in given and n not in REQUIRED_ATTRIBUTES]:
-        held.pop(name, None)
+    held = dict(sdk(ce.get_attributes))
     problems = [f"attribute {n!r}: the event has none, and the SDK's CloudEvent constructor fills one in "
-                f"({held[n]!r})" for n in held if n not in given]
+                f"({held[n]!r}); its API has no event without it" for n in held if n not in given]
     problems += [f"attribute {n!r}: the SDK's CloudEvent holds {held.get(n)!r}, the event {v!r}"
                  for n, v in given.items() if n not in held or not _same(held[n], v)]
     if not _same(sdk(ce.get_data), data):
@@ -155,11 +155,15 @@ def _is_json(content_type) -> bool:
 
 def attr_form(name: str, value) -> dict:
     """The EVENT form of a value the SDK handed out, keeping the value:
-    bool -> boolean; int (or a subclass: a client's tag such as proton.timestamp) -> integer;
+    bool -> boolean; proton.timestamp (the AMQP client's typed timestamp) -> timestamp; int (or another
+    subclass: a client's tag such as proton.int32) -> integer;
     str (or a subclass) -> the core attribute's string-like type, else string; bytes-like -> binary;
     datetime -> timestamp (isoformat; without an offset when the SDK gave none); else `other`."""
     if isinstance(value, bool):
         return {"boolean": value}
+    if isinstance(value, proton.timestamp):     # an AMQP timestamp (ms since the epoch) the SDK passed through
+        when = dt.datetime.fromtimestamp(0, dt.UTC) + dt.timedelta(milliseconds=int(value))
+        return {"timestamp": when.isoformat()}
     if isinstance(value, int):
         return {"integer": int(value)}
     if isinstance(value, str):
@@ -176,24 +180,36 @@ def attr_form(name: str, value) -> dict:
     return {"other": {"api_type": type(value).__name__, "value": shown}}
 
 
-def data_bytes(data, datacontenttype, mode: str):
+def data_bytes(data, datacontenttype, mode: str, received=None):
     """SDK: the SDK's in-memory data as bytes, as the SDK means it (its JSONFormat parses JSON data):
-    bytes as they are; None as no data; a str as its UTF-8 text, except a structured-mode JSON
-    value (a JSON string); any other value as its JSON text."""
+    bytes as they are; None as no data; a parsed JSON value as its JSON text (a structured-mode JSON
+    value; in binary mode a str that is the JSON value of the bytes the SDK was handed, `received`);
+    any other str as its UTF-8 text."""
     if data is None:
         return None
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
+    if isinstance(data, str) and mode == "binary" and _is_json(datacontenttype) and _parsed_from(received, data):
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if isinstance(data, str) and (mode == "binary" or not _is_json(datacontenttype)):
         return data.encode("utf-8")
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def event_form(ce, mode: str) -> dict:
+def _parsed_from(received, value) -> bool:
+    if received is None:
+        return False
+    try:
+        return json.loads(received) == value
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def event_form(ce, mode: str, received=None) -> dict:
     """An attribute whose value is None is one the event does not have (the SDK's own model)."""
     held = sdk(ce.get_attributes)
     attrs = {n: attr_form(n, v) for n, v in held.items() if v is not None}
-    data = data_bytes(sdk(ce.get_data), held.get("datacontenttype"), mode)
+    data = data_bytes(sdk(ce.get_data), held.get("datacontenttype"), mode, received)
     return {"attributes": attrs, "data": None if data is None else b64(data)}
 
 
@@ -446,6 +462,12 @@ def amqp091_receive(message: dict):
         headers = {k: amqp091_value(v) for k, v in (message.get("headers") or {}).items()}
     except (OverflowError, OSError, ValueError) as exc:
         raise Refused("not-expressible", f"a header value has no Python form: {exc}") from None
+    # SDK: RabbitMQMessage.headers is dict[str, str]: a message whose headers a consumer receives as
+    # other types is one the SDK's message type cannot hold (its interface not accepting it).
+    typed = {k: type(v).__name__ for k, v in headers.items() if not isinstance(v, str)}
+    if typed:
+        raise Refused("rejected", f"the SDK's RabbitMQMessage takes headers as dict[str, str]; this message has "
+                                  f"header values of other types: {typed}")
     return sdk_rabbitmq.RabbitMQMessage(headers=headers, content_type=props.get("content-type"),
                                         body=base64.b64decode(message.get("body") or "", validate=True))
 
@@ -472,15 +494,15 @@ def decode(params: dict) -> dict:
     if binding == "ce-amqp":
         sdk_msg = amqp10_receive(message)
         ce = sdk(sdk_amqp.from_amqp, sdk_msg, JSONFormat())
-        content_type = sdk_msg.properties.get("content-type")
+        content_type, received = sdk_msg.properties.get("content-type"), bytes(sdk_msg.application_data)
     elif binding == "ce-rabbitmq":
         sdk_msg = amqp091_receive(message)
         ce = sdk(sdk_rabbitmq.from_rabbitmq, sdk_msg, JSONFormat())
-        content_type = sdk_msg.content_type
+        content_type, received = sdk_msg.content_type, bytes(sdk_msg.body)
     else:
         raise Refused("not-offered", f"{binding} is not offered")
     mode = "structured" if structured(content_type) else "binary"
-    return {"event": event_form(ce, mode), "mode": mode}
+    return {"event": event_form(ce, mode, received), "mode": mode}
 
 
 def hello(params: dict) -> dict:

@@ -75,14 +75,23 @@ def test_amqp_binary_time_can_lose_a_millisecond():
 
 
 def test_amqp_encode_maps_only_the_attributes_the_event_has():
-    # The SDK's CloudEvent constructor fills in `time` (now); the adapter takes it out again, so the
-    # SDK's encoder is handed the event without `time` and maps no `cloudEvents_time`.
-    assert AMQP.encode(event(), "binary").application_properties == AMQP_REQUIRED
+    props = AMQP.encode(event(time=Attr("timestamp", T0)), "binary").application_properties
+    assert set(props) == set(AMQP_REQUIRED) | {"cloudEvents_time"}
+    assert {k: v for k, v in props.items() if k in AMQP_REQUIRED} == AMQP_REQUIRED
+
+
+def test_an_event_without_time_is_not_handed_to_the_sdk():
+    # The SDK's CloudEvent constructor fills in `time` (now) and its API has no event without one:
+    # the adapter cannot hand it the event (an adapter error), and never edits the SDK's attributes.
+    with pytest.raises(AdapterLimitation, match="attribute 'time'"):
+        AMQP.encode(event(), "binary")
+    with pytest.raises(AdapterLimitation, match="attribute 'time'"):
+        RABBIT.encode(event(), "binary")
 
 
 def test_amqp_binary_without_data_sends_an_empty_data_section():
     # The SDK's application_data is b"" for no data: absent and empty data look alike.
-    assert AMQP.encode(event(), "binary").body == AmqpBody.of_bytes(b"")
+    assert AMQP.encode(event(time=Attr("timestamp", T0)), "binary").body == AmqpBody.of_bytes(b"")
 
 
 def test_amqp_structured():
@@ -100,7 +109,7 @@ def test_amqp_structured_cannot_write_a_binary_extension():
     # writing the base64 string the JSON format's type mapping (2.2) requires. A TypeError is
     # none of the SDK's documented refusals: the verifier counts it as a crash.
     with pytest.raises(TypeError) as info:
-        AMQP.encode(event(blob=Attr("binary", b"\x00")), "structured")
+        AMQP.encode(event(blob=Attr("binary", b"\x00"), time=Attr("timestamp", T0)), "structured")
     assert not isinstance(info.value, AMQP.refusals)
 
 
@@ -150,11 +159,11 @@ def test_amqp_decode_native_types():
     assert json.loads(ev.data) == {"a": 1}
 
 
-def test_amqp_decode_timestamp_extension_comes_out_an_integer():
-    # Known SDK behaviour: only `time` is converted; a native AMQP timestamp in an
-    # extension reaches the application as an int.
+def test_amqp_decode_timestamp_extension_keeps_the_amqp_type():
+    # The SDK converts only `time`; a native AMQP timestamp in an extension reaches the application as
+    # the client's proton.timestamp, passed through: it is read as the Timestamp it is.
     ev = AMQP.decode(amqp_message({"cloudEvents_when": Typed("timestamp", 1000)}))
-    assert ev.attributes["when"] == Attr("integer", 1000)
+    assert ev.attributes["when"] == Attr("timestamp", dt.datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC))
 
 
 def test_amqp_decode_invents_missing_id_and_time():
@@ -230,7 +239,8 @@ def test_rabbitmq_binary_headers_are_all_python_str():
 
 
 def test_rabbitmq_structured():
-    msg = RABBIT.encode(event(b"x", datacontenttype=Attr("string", "text/plain")), "structured")
+    msg = RABBIT.encode(event(b"x", datacontenttype=Attr("string", "text/plain"), time=Attr("timestamp", T0)),
+                        "structured")
     assert msg.properties == {"content-type": "application/cloudevents+json"}
     assert json.loads(msg.body)["data_base64"] == "eA=="
 
@@ -240,20 +250,21 @@ def rabbit_message(headers=None, content_type=None, body=b"") -> Amqp091Message:
     return Amqp091Message(properties=props, headers={**RABBIT_REQUIRED, **(headers or {})}, body=body)
 
 
-def test_rabbitmq_decode_native_header_types_pass_through():
-    ev = RABBIT.decode(rabbit_message({"ce-n": Typed("long", 5), "ce-flag": Typed("boolean", True),
-                                       "ce-blob": Typed("binary", b"\x01")}))
-    assert ev.attributes["n"] == Attr("integer", 5)
-    assert ev.attributes["flag"] == Attr("boolean", True)
-    assert ev.attributes["blob"] == Attr("binary", b"\x01")
+def test_rabbitmq_decode_typed_headers_are_refused_by_the_message_type():
+    # RabbitMQMessage.headers is dict[str, str]: headers pika hands out as other types are a message
+    # the SDK's message type cannot hold, a refusal of its interface (never handed to the SDK).
+    with pytest.raises(SdkInterfaceRefusal, match="dict\\[str, str\\]") as info:
+        RABBIT.decode(rabbit_message({"ce-n": Typed("long", 5), "ce-flag": Typed("boolean", True),
+                                      "ce-blob": Typed("binary", b"\x01")}))
+    assert isinstance(info.value, RABBIT.refusals)
 
 
-def test_rabbitmq_decode_crashes_on_native_timestamp_time():
-    # Known SDK behaviour: ce-time is handed to dateutil's isoparse whatever its type; an AMQP 0-9-1
-    # timestamp (T), which pika hands over as a datetime, raises TypeError: a crash, not a refusal.
-    with pytest.raises(TypeError) as info:
+def test_rabbitmq_decode_native_timestamp_time_is_refused_by_the_message_type():
+    # An AMQP 0-9-1 timestamp (T) reaches a pika consumer as a datetime, which RabbitMQMessage.headers
+    # (dict[str, str]) cannot hold: refused before the SDK's reader could be handed it.
+    with pytest.raises(SdkInterfaceRefusal) as info:
         RABBIT.decode(rabbit_message({"ce-time": Typed("timestamp", 1522900584)}))
-    assert not isinstance(info.value, RABBIT.refusals)
+    assert isinstance(info.value, RABBIT.refusals)
 
 
 def test_rabbitmq_decode_lowercases_header_names():
