@@ -341,8 +341,8 @@ class _Item:
 
 def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vectors, tmp_path, monkeypatch):
     from fixtures import scopetimes
-    from fixtures.plugin.targets import JOB_PROPERTY
     from fixtures.openmessaging.faults import is_fault
+    from fixtures.plugin.targets import JOB_PROPERTY
     vectors = [v for v in om_vectors.vectors if not is_fault(v)][:4]   # OpenMessaging clauses describe every product
     broker = FakeLive("fakemq")
     broker.version = "9.9"
