@@ -72,6 +72,9 @@ class MemBinding:
     def unavailable(self, name):
         return None
 
+    def close(self):
+        pass
+
     def arrival_bound_s(self, count=1):
         return 0.5
 
@@ -91,6 +94,7 @@ def _run(monkeypatch, fault, *, auto_ack_offered=True):
     broker = MemBroker()
     b = MemBinding(broker, auto_ack_offered)
     monkeypatch.setattr(steps, "restart", lambda _: fault(broker) or 0.1)
+    monkeypatch.setattr(faults, "_reopened", lambda b: MemBinding(b.broker, auto_ack_offered))   # connections anew
     return b, broker
 
 

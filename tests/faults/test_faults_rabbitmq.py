@@ -182,3 +182,19 @@ def test_ctrl_c_during_a_pause_resumes_the_broker_and_closes_the_proxy(rabbit):
     with pytest.raises(OSError):
         import socket
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_a_paused_broker_is_still_removed_by_its_owner(rabbit):
+    """The run's owner removes its containers on a signal whatever a worker's fault left them in."""
+    from fixtures.provision import reaper, start
+    c = start(TARGET, run_id=uuid.uuid4().hex)
+    b = SimpleNamespace(container=c, target=SimpleNamespace(name=c.name))
+    client = reaper.docker_client(c._engine, 30)
+    try:
+        client.api.pause(c.container_id)
+        assert steps.paused(b)
+        reaper.remove_container(c._engine, c.container_id)
+        assert c.state() == "removed"
+    finally:
+        client.close()
+        c.stop()
