@@ -84,6 +84,9 @@ class MemBinding:
     def quiet_s(self):
         return 0.05
 
+    def redelivery_wait_s(self):
+        return 0.1
+
     def arrival_why(self, count=1):
         return "test"
 
