@@ -86,6 +86,8 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
   --target GLOB          catalog brokers to run (`{PROG} images --list`)
   --endpoint NAME=URL    a broker you run (README, Brokers); its password from MQCONFORM_PASSWORD_NAME
   --impl GLOB            only implementations whose name matches
+  --faults               also the fault vectors: each broker the run started is restarted, killed,
+                         paused and has connections cut, last (otherwise they are left out)
 
 environment:
   MQCONFORM_OUT          output folder (default out/)

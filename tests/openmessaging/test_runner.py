@@ -6,6 +6,7 @@ clauses it violates; a consumer connection dropped while observing is an observa
 from __future__ import annotations
 
 import json
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -340,8 +341,9 @@ class _Item:
 
 def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vectors, tmp_path, monkeypatch):
     from fixtures import scopetimes
+    from fixtures.openmessaging.faults import is_fault
     from fixtures.plugin.targets import JOB_PROPERTY
-    vectors = om_vectors.vectors[:4]                    # OpenMessaging clauses describe every product
+    vectors = [v for v in om_vectors.vectors if not is_fault(v)][:4]   # OpenMessaging clauses describe every product
     broker = FakeLive("fakemq")
     broker.version = "9.9"
     items = [_Item(f"t.py::test_amqp091[{v.id}::fakemq-9.9]", v, broker.target, "amqp091") for v in vectors]
@@ -362,3 +364,29 @@ def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vec
     assert ran == [vectors[1].id, vectors[2].id, vectors[0].id, vectors[3].id]   # known longest first, then as collected
     [(key, seconds)] = items[0].user_properties
     assert key == JOB_PROPERTY and seconds >= 0
+
+
+def test_a_fault_vector_runs_after_every_pooled_job_of_its_target_in_the_fault_stage(om_vectors, monkeypatch):
+    from fixtures.openmessaging import faults
+    plain = [v for v in om_vectors.vectors if not faults.is_fault(v)][:2]
+    fault = next(v for v in om_vectors.vectors if faults.is_fault(v))
+    broker = FakeLive("fakemq")
+    broker.version = "9.9"
+    items = [_Item(f"t.py::test_amqp091[{v.id}::fakemq-9.9]", v, broker.target, "amqp091") for v in [*plain, fault]]
+    ran = []
+
+    def run_vector(v, b, p, r):
+        time.sleep(0.2 if v in plain else 0)
+        ran.append((v.id, b.shared.get(faults.FAULT_STAGE, False)))
+        return {}, "found"
+    monkeypatch.setattr(runner, "run_vector", run_vector)
+    session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
+    monkeypatch.setattr("fixtures.plugin.run.results_path", lambda config: None)
+    try:
+        runner.start(session, broker, om_vectors.registry)
+        request = SimpleNamespace(session=session, node=items[2])
+        assert runner.result(request, fault, broker, "amqp091", om_vectors.registry) == ({}, "found")
+    finally:
+        runner.shutdown()
+    assert sorted(ran[:2]) == sorted((v.id, False) for v in plain)      # the pool never runs a fault vector
+    assert ran[2] == (fault.id, True)
