@@ -81,8 +81,12 @@ def test_expectations_turn_failures_into_xfail(project):
     run(project)
     rows = records(project)
     sdk = [r for r in rows if r["implementation"]["name"] == "cloudevents-sdk-python"]
-    assert sdk and {r["outcome"] for r in sdk} <= {"xfail", "xpass", "unsupported"}
-    assert all(r["expected_outcome"] == "fail" for r in sdk)
+    judged = [r for r in sdk if r["outcome"] != "error"]
+    # a listed deviation turns failures into xfail and passes into xpass; an error (the SDK cannot be
+    # given what a vector needs: expectations/cloudevents-sdk-python.yaml) is never made a failure
+    assert judged and {r["outcome"] for r in judged} <= {"xfail", "xpass", "unsupported"}
+    assert all(r["expected_outcome"] == "fail" for r in judged)
+    assert all(r["error_kind"] == "adapter" for r in sdk if r["outcome"] == "error")
     ref = [r for r in rows if r["vector_id"] == "ce-amqp.binary.prefer-underscore" and r["implementation"]["name"] == "mqconform-reference"]
     assert ref[0]["outcome"] == "xpass"
 
