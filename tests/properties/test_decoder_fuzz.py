@@ -43,7 +43,6 @@ def _crash(codec, exc: BaseException) -> BaseException | None:
 KNOWN_SDK_CRASHES = {
     ("ce-amqp", "not-object", "AttributeError"): "test_sdk_crash_structured_body_not_an_object",
     ("ce-rabbitmq", "not-object", "AttributeError"): "test_sdk_crash_structured_body_not_an_object",
-    ("ce-rabbitmq", "time-as-boolean", "TypeError"): "test_sdk_crash_rabbitmq_time_header_not_a_string",
     ("ce-amqp", "member-time", "TypeError"): "test_sdk_crash_structured_time_not_a_string",
     ("ce-rabbitmq", "member-time", "TypeError"): "test_sdk_crash_structured_time_not_a_string",
 }
@@ -118,14 +117,14 @@ def test_sdk_crash_structured_time_not_a_string(codec, value):
     assert _crash(codec, _sdk_refusal(codec, message)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="cloudevents 2.2.0 from_rabbitmq passes the ce-time header to dateutil's isoparse "
-                                       "whatever its type: a boolean raises TypeError (as a native timestamp does, "
-                                       "expectations: ce-rabbitmq.binary.decode-header-value-types)")
-def test_sdk_crash_rabbitmq_time_header_not_a_string():
+def test_a_typed_time_header_is_refused_by_the_sdks_interface_before_the_sdk_sees_it():
+    # RabbitMQMessage takes str headers: a boolean ce-time cannot be handed to the SDK (its crash on one,
+    # a TypeError in from_rabbitmq, is out of reach of a caller that keeps to its interface)
+    from fixtures.codecs.sdk_common import SdkInterfaceRefusal
     headers = {"ce-specversion": Typed("string", "1.0"), "ce-id": Typed("string", "1"), "ce-source": Typed("string", "/s"),
                "ce-type": Typed("string", "t"), "ce-time": Typed("boolean", True)}
-    codec = SdkRabbitMQCodec()
-    assert _crash(codec, _sdk_refusal(codec, Amqp091Message(headers=headers))) is None
+    with pytest.raises(SdkInterfaceRefusal):
+        SdkRabbitMQCodec().decode(Amqp091Message(headers=headers))
 
 
 def test_crash_detection_can_fail():
