@@ -6,5 +6,5 @@
 pytest_plugins = [
     "fixtures.plugin.expectations", "fixtures.plugin.run", "fixtures.plugin.vectors", "fixtures.plugin.targets",
     "fixtures.plugin.collect", "fixtures.plugin.outcomes", "fixtures.plugin.records", "fixtures.plugin.options",
-    "fixtures.run_output", "fixtures.strategies.profiles",
+    "fixtures.run.output", "fixtures.strategies.profiles",
 ]

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fixtures import expectations as exp_mod  # noqa: E402
-from fixtures.levels import GROUPS, group_of  # noqa: E402
+from fixtures.verdict import expectations as exp_mod  # noqa: E402
+from fixtures.verdict.levels import GROUPS, group_of  # noqa: E402
 from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
 from reports.outcomes import (  # noqa: E402
@@ -47,7 +47,7 @@ from . import (  # noqa: E402
 SCHEMA = "mqconform-certificate/2"
 # Facts of the run every row repeats; a certificate holds one run of one implementation.
 SAME_IN_EVERY_ROW = ("run_id", "run_started", "suite_version", "vectors_digest")
-# Provenance an endpoint's rows carry (fixtures/brokers.py): what the broker said about itself.
+# Provenance an endpoint's rows carry (fixtures/run/brokers.py): what the broker said about itself.
 SERVER_FACTS = ("server_product", "server_version", "server_platform", "server_cluster_name", "server_read_over")
 
 

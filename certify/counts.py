@@ -21,7 +21,7 @@ failed + errors, and the certificate says how the one splits into the other (`py
 """
 from __future__ import annotations
 
-from fixtures.levels import MUST_LEVELS
+from fixtures.verdict.levels import MUST_LEVELS
 
 # What pytest shows of a row: its junit.xml element(s), None for a passed test case.
 FAILED_OR_ERROR = frozenset({"failure", "error"})

@@ -13,7 +13,7 @@ The rules it keeps:
 """
 from __future__ import annotations
 
-from fixtures.levels import LEVEL_RANK
+from fixtures.verdict.levels import LEVEL_RANK
 from reports.gate import blamed
 from reports.render_md import md_cell, shorten
 

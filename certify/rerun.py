@@ -39,7 +39,7 @@ IUT = "<implementation under test>"
 EXIT_SAME, EXIT_DIFFERS, EXIT_USAGE, EXIT_NOT_RUN = 0, 1, 2, 3
 # error kinds of a rerun row that the rerun could not judge (docs/verdicts.md): not evidence either way
 UNJUDGED_KINDS = ("target", "interrupted", "harness")
-# the message of a row not run for a fact (fixtures/facts.py, fixtures/behaviour.py): "needs KEY=VALUE; ..."
+# the message of a row not run for a fact (fixtures/vectordata/facts.py, fixtures/kinds/amqp10_links.py): "needs KEY=VALUE; ..."
 _NEEDS = re.compile(r"needs (\w+)=")
 
 
@@ -53,7 +53,7 @@ class CannotRerun(Exception):
 
 def checkout_problem(cert: dict) -> str | None:
     """Why this checkout cannot rerun the certificate (None: it is the certificate's commit and vectors)."""
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
 
     want = str(cert["suite"]["commit"])
     if bundle.LOCAL_CHANGES in want or not want or want.startswith("unknown"):

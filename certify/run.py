@@ -1,8 +1,8 @@
 """`./mqconform certify --endpoint NAME=URL [--spec GLOB]...`: certify one broker, write one bundle.
 
-Steps, each said with its elapsed time (fixtures/progress.py):
+Steps, each said with its elapsed time (fixtures/run/progress.py):
   1. check the arguments: the endpoint URL (refused with the password masked), the declared
-     deviations file (fixtures/expectations.py: file, line and field), the output folder (new);
+     deviations file (fixtures/verdict/expectations.py: file, line and field), the output folder (new);
   2. run every suite that yields rows (not the drawn property tests, not the cross-protocol
      measurement) against the endpoint only (`--impl NAME`), with an empty expectations file:
      pytest in a process of its own, its output shown as it comes; vectors make users on the
@@ -14,7 +14,7 @@ certification that fails or is interrupted (Ctrl-C, SIGTERM, SIGHUP alike: certi
 leaves no bundle, removes the partial one and its temporary store, and the run it stopped
 deletes what it made on the endpoint. One certification at a time writes a given OUT: a second
 one started while the first runs is refused at once (usage error), naming the first's process.
-The password comes from the URL, MQCONFORM_PASSWORD_<NAME> or --netrc-file (fixtures/credentials.py)
+The password comes from the URL, MQCONFORM_PASSWORD_<NAME> or --netrc-file (fixtures/run/credentials.py)
 and is never printed: the endpoint is shown as the plugin masks it.
 
 `./mqconform certify --codec NAME='COMMAND ...'` certifies a CloudEvents SDK through its shim
@@ -101,7 +101,7 @@ def spec_problem(globs: list[str], not_here: tuple[str, ...] = ()) -> str | None
     one matching only specs in `not_here`, which this kind of implementation is not certified on), or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
     from fnmatch import fnmatchcase
 
-    from fixtures.registry import RegistryError, load_registry
+    from fixtures.vectordata.registry import RegistryError, load_registry
 
     if not globs:
         return None
@@ -133,7 +133,7 @@ def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
 
 def _declared(name: str, deviations: str | None):
     """The declared deviations' entries, or an exit code (said) when the file cannot be used."""
-    from fixtures import expectations as exp_mod
+    from fixtures.verdict import expectations as exp_mod
 
     entries = []
     if deviations:
@@ -153,8 +153,8 @@ def _declared(name: str, deviations: str | None):
 
 def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
             deviations: str | None = None, timeout_s: float | None = None, allow_users: bool = False) -> int:
-    from fixtures import progress
     from fixtures.adapters.endpoint import EndpointError, parse_option
+    from fixtures.run import progress
 
     # 1. arguments
     try:
@@ -188,10 +188,10 @@ def certify_codec(codec: str, specs: list[str], out: str | None = None, deviatio
     import shutil as sh
     from fnmatch import fnmatchcase
 
-    from fixtures import progress
     from fixtures.codecs.registry import CodecRegistryError, parse_codec_option
     from fixtures.process import codeccheck
     from fixtures.process.session import log_path
+    from fixtures.run import progress
 
     # 1. arguments, then the handshake alone: nothing runs against a shim that cannot talk
     try:

@@ -2,7 +2,7 @@
 
 An endpoint's URL states facts of the broker's configuration (`?amqp_address_v1=denied`, the
 facts of fixtures/adapters/endpoint.FACT_VALUES); they decide which vectors apply. The rows keep
-them in their provenance (`stated_<fact>`, fixtures/brokers.py), so the certificate shows them
+them in their provenance (`stated_<fact>`, fixtures/run/brokers.py), so the certificate shows them
 from the rows, and `verify` finds them again there. A fact not stated is listed too, with the
 vectors that were not_applicable for want of it.
 """

@@ -6,7 +6,7 @@ The rules:
   the cleanup is never cut short by the same signal sent to the whole process group.
 - `run_child()`: each step's process (pytest, the report build) is waited for here. When the
   certification is stopped, the child is stopped first, by SIGTERM, which every step handles as
-  Ctrl-C (fixtures/signals.py: pytest tears its vectors down and deletes what the suite made on
+  Ctrl-C (fixtures/run/signals.py: pytest tears its vectors down and deletes what the suite made on
   the endpoint; the report build stops Spark). A child that already took the stop from the
   process group ignores it. The child gets CHILD_STOP_S to end, then it and the processes it
   started (a Spark JVM) are killed; only then does the caller remove the partial folder and the
@@ -21,7 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
-CHILD_STOP_S = 150.0   # pytest's teardown and the endpoint's sweep (fixtures/footprint.py: 60 s) fit in it
+CHILD_STOP_S = 150.0   # pytest's teardown and the endpoint's sweep (fixtures/run/footprint.py: 60 s) fit in it
 
 
 class Stopped(KeyboardInterrupt):

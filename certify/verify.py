@@ -73,7 +73,7 @@ def _rows(folder: Path) -> tuple[list[dict], list[str]]:
 
 
 def _deviation_entries(folder: Path):
-    from fixtures import expectations as exp_mod
+    from fixtures.verdict import expectations as exp_mod
 
     path = folder / bundle.DEVIATIONS
     return exp_mod.load(path) if path.is_file() else []
@@ -130,8 +130,8 @@ def _certificate(folder: Path, rows: list[dict]) -> list[str]:
 
 
 def _suite(folder: Path, rows: list[dict], accept_local_changes: bool = False) -> list[str]:
-    from fixtures.records import suite_version
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
+    from fixtures.verdict.records import suite_version
 
     problems = []
     # The certificate's commit is the one the rows' suite version names (0.1.0+g<short commit>).

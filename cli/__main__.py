@@ -404,7 +404,7 @@ def _cleanup_parser() -> argparse.ArgumentParser:
                     "crashed machine); containers of live runs, and of other hosts, are kept. With --endpoint: "
                     "delete instead what such runs left on a broker you run, the suite's names only (queues and "
                     "exchanges named mqc.*, with their bindings, and the amq.gen-* queues bound to them), found "
-                    "through RabbitMQ's management API (fixtures/leftovers.py). Run it when no run uses that broker.")
+                    "through RabbitMQ's management API (fixtures/run/leftovers.py). Run it when no run uses that broker.")
     p.add_argument("--endpoint", action="append", default=[], metavar="NAME=URL",
                    help="the broker, as certify takes it; the password from MQCONFORM_PASSWORD_NAME or --netrc-file")
     p.add_argument("--netrc-file", default=None, metavar="FILE", help="netrc-style file with the endpoint's password")
@@ -412,8 +412,8 @@ def _cleanup_parser() -> argparse.ArgumentParser:
 
 
 def cleanup_endpoints(texts: list[str], netrc_path: str | None) -> int:
-    from fixtures import credentials, leftovers
     from fixtures.adapters.endpoint import EndpointError, parse_option
+    from fixtures.run import credentials, leftovers
 
     try:
         netrc_file = credentials.load_netrc(netrc_path)[0] if netrc_path else None

@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                           store=args.store, as_of=args.as_of, expectations=args.expectations,
                           registry=args.registry)
         if args.wait_for:
-            from . import warm
+            from reports import early_session as warm
 
             return warm.run(build_args, args.wait_for, args.wait_timeout, master=args.master, conf=conf)
         from . import build

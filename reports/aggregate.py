@@ -124,7 +124,7 @@ def cells(latest: DataFrame) -> list[dict]:
 
     A cell counts each record by the outcome of that clause in it (clause_rows); its vectors carry
     the evidence: the step that decided, the error kind, the notes; and the protocol and version
-    a scoped expectation is matched by (reports/known.py).
+    a scoped expectation is matched by (reports/known_deviations.py).
     """
     counts = [F.sum(F.when(F.col("clause_outcome") == o, 1).otherwise(0)).alias(f"n_{o}") for o in OUTCOME_ORDER]
     rows = (clause_rows(latest)

@@ -42,7 +42,7 @@ def duck_type(t) -> str:
 def _schema4(con, parquet_glob: str) -> tuple[str, str, str]:
     """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (reports/record.py): a
     file written before schema 3 has no implementation.role (product, except mqconform's reference codecs
-    and mappings: fixtures/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
+    and mappings: fixtures/verdict/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
     (null)."""
     types = {r[0]: r[1] for r in con.execute(
         f"DESCRIBE SELECT * FROM read_parquet('{parquet_glob}', union_by_name = true)").fetchall()}

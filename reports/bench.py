@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fixtures.levels import LEVEL_ORDER
+from fixtures.verdict.levels import LEVEL_ORDER
 
 from .outcomes import OUTCOME_ORDER
 from .schema import arrow_schema

@@ -4,7 +4,7 @@ Order of a build, and what a failure at each step leaves:
   1. read and check the inputs (reports/read.py): an invalid record or no valid record at
      all exits 2 before anything is written;
   2. commit the records to STORE/records (one atomic commit);
-  3. bring STORE/runs and STORE/flaky up to that version (reports/update.py);
+  3. bring STORE/runs and STORE/flaky up to that version (reports/incremental_build.py);
   4. render the report into a temporary folder inside OUT and swap it in, file by file,
      index.html last. A build killed before the swap leaves the previous report whole; the
      next build catches up whatever steps 3-4 missed.
@@ -113,7 +113,11 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False,
         registry: str | None = None) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
-    from . import aggregate, cluster, known, read, replace, session, update
+    from reports import aggregate, cluster, read, session
+    from reports import full_build as replace
+    from reports import incremental_build as update
+    from reports import known_deviations as known
+
     from . import store as S
 
     started = time.monotonic()

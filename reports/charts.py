@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from fixtures.levels import GROUPS
+from fixtures.verdict.levels import GROUPS
 
 from . import timeutil
 

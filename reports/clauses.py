@@ -15,8 +15,8 @@ DEFAULT_DIR = Path(__file__).resolve().parent.parent / "vectors" / "clauses"
 
 
 def _applies(entries) -> tuple:
-    """A clause file's `applies_to` as fixtures/applicability.py reads it."""
-    from fixtures.registry import Applicability
+    """A clause file's `applies_to` as fixtures/verdict/applicability.py reads it."""
+    from fixtures.vectordata.registry import Applicability
 
     out = []
     for e in entries or []:
@@ -29,7 +29,7 @@ def _applies(entries) -> tuple:
 
 def load(directory: str | Path | None = None) -> dict[str, dict]:
     """clause id -> {spec, spec_revision, level, quote, section, testable, applies_to, unjudged_part}:
-    `applies_to` the clause's own, else its document's (fixtures/registry.py reads it the same way);
+    `applies_to` the clause's own, else its document's (fixtures/vectordata/registry.py reads it the same way);
     `unjudged_part` what of the clause no vector judges yet (a half of a conditional clause), or None."""
     directory = Path(directory) if directory else DEFAULT_DIR
     out: dict[str, dict] = {}

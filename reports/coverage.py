@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def compute(vectors_dir: Path) -> dict:
     sys.path.insert(0, str(ROOT))
-    from fixtures.levels import LEVEL_ORDER
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
+    from fixtures.verdict.levels import LEVEL_ORDER
 
     from . import clauses as clause_files
 

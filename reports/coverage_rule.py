@@ -6,7 +6,7 @@ The rules it keeps:
   * the clauses counted are the spec's clauses (vectors/clauses/<spec>.yaml) at MUST or MUST NOT
     that are testable (`testable: false` marks the others);
   * a clause does not apply when its `applies_to` (its own, else its document's) does not describe
-    the implementation's kind, product and version (fixtures/applicability.py), or when every row of
+    the implementation's kind, product and version (fixtures/verdict/applicability.py), or when every row of
     the implementation that gives it an outcome gives `not_applicable`;
   * an applying clause is judged and held when its outcomes in the latest run (clause_outcomes;
     a schema 1 row gives each clause the row's outcome) are pass or xpass, besides not_applicable,
@@ -18,8 +18,8 @@ verdict cannot be conformant.
 """
 from __future__ import annotations
 
-from fixtures.applicability import why_not
-from fixtures.levels import group_of
+from fixtures.verdict.applicability import why_not
+from fixtures.verdict.levels import group_of
 
 from .outcomes import MUST_HELD
 from .record import role_of
@@ -45,7 +45,7 @@ def identity(impl: dict | None) -> dict:
 
 
 def excluded(applies_to, ident: dict) -> bool:
-    """Does `applies_to` leave this implementation out (fixtures/applicability.py)? A product or version
+    """Does `applies_to` leave this implementation out (fixtures/verdict/applicability.py)? A product or version
     the rows do not name (a broker that never started has no provenance) cannot leave it out: then only
     the kind can."""
     if not applies_to:

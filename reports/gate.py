@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 try:
-    from fixtures import expectations as exp_mod
+    from fixtures.verdict import expectations as exp_mod
 except ImportError:  # run from outside the project root: the loader lives beside reports/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from fixtures import expectations as exp_mod
+    from fixtures.verdict import expectations as exp_mod
 
 from . import read_plain
 from .outcomes import FAILING, PASSING

@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from fixtures.levels import GROUPS, LEVEL_RANK, group_of
+from fixtures.verdict.levels import GROUPS, LEVEL_RANK, group_of
 
 from . import coverage_rule, faults, profile, versions
 from .outcomes import (

@@ -1,4 +1,4 @@
-"""Outcomes: their order, classes and the verdict values. Plain Python (the levels: fixtures/levels.py)."""
+"""Outcomes: their order, classes and the verdict values. Plain Python (the levels: fixtures/verdict/levels.py)."""
 from __future__ import annotations
 
 # Worst first. A matrix cell shows the worst outcome of the vectors behind it:

@@ -211,7 +211,7 @@ def valid() -> Column:
 
 
 def tally_valid() -> Column:
-    """fixtures/records.py tally_problem as a Spark condition: no tally, or one whose fault is named, whose
+    """fixtures/verdict/records.py tally_problem as a Spark condition: no tally, or one whose fault is named, whose
     counts are non-negative, whose lost messages were confirmed ones that were sent and are each named."""
     t = F.col("tally")
     cond = t.getField("fault").isNotNull() & (t.getField("fault") != F.lit(""))

@@ -4,12 +4,12 @@ Arrow schema and every reader of the report take the fields from here. Plain Pyt
 A type is "string", "int", "double", ("array", T), ("map", K, V) or ("struct", FIELDS), FIELDS being
 (name, type) pairs. Fields that a row of an older schema lacks read as null; `with_defaults` and the
 engines' readers (reports/read.py, reports/baseline_duckdb.py) give them the values schema 4 means
-(fixtures/records.py `role_of`: role `product`, except mqconform's reference codecs and mappings; no
+(fixtures/verdict/records.py `role_of`: role `product`, except mqconform's reference codecs and mappings; no
 profile: an empty one; no tally: null).
 """
 from __future__ import annotations
 
-from fixtures.records import (  # noqa: F401
+from fixtures.verdict.records import (  # noqa: F401
     REFERENCE_PROVIDER_PREFIX,
     ROLES,
     SCHEMA_VERSION,
@@ -83,7 +83,7 @@ IMPLEMENTATION_FIELDS = [name for name, _ in IMPLEMENTATION[1]]
 
 
 def implementation_of(row: dict) -> dict:
-    """A row's implementation as schema 3 and later have it: role set (fixtures/records.py `role_of`), provenance a dict."""
+    """A row's implementation as schema 3 and later have it: role set (fixtures/verdict/records.py `role_of`), provenance a dict."""
     impl = dict(row.get("implementation") or {})
     impl["role"] = role_of(impl)
     prov = impl.get("provenance")

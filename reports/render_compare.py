@@ -13,13 +13,13 @@ Parts, all rendered here as HTML and worked by the page's one inline script (ren
   product's own client library set it), set by the mapping (mqconform's), absent, or read from
   the consumer's context.
 Every value from result, clause or expectations files goes through _e (html.escape); a link is
-written only when it is an http(s) address (fixtures/expectations.py refuses others at load).
+written only when it is an http(s) address (fixtures/verdict/expectations.py refuses others at load).
 """
 from __future__ import annotations
 
 from html import escape
 
-from fixtures.levels import GROUP_LEVELS, GROUPS
+from fixtures.verdict.levels import GROUP_LEVELS, GROUPS
 
 from .outcomes import OUTCOME_ORDER
 

@@ -9,7 +9,7 @@ import base64
 import re
 from html import escape
 
-from fixtures.levels import group_of
+from fixtures.verdict.levels import group_of
 
 from . import badges, charts, render_compare, render_faults
 from .outcomes import OUTCOME_ORDER

@@ -1,7 +1,7 @@
 """summary.md: the short form for CI job pages (GitHub step summary and the like)."""
 from __future__ import annotations
 
-from fixtures.levels import GROUPS, group_of
+from fixtures.verdict.levels import GROUPS, group_of
 
 from . import render_faults
 from .outcomes import OUTCOME_ORDER

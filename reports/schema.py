@@ -56,13 +56,13 @@ def arrow_schema():
 
     return pa.schema([(n, arrow_type(t)) for n, t in record.FIELDS])
 
-# The orders and classes of outcomes live in reports/outcomes.py, the levels in fixtures/levels.py:
+# The orders and classes of outcomes live in reports/outcomes.py, the levels in fixtures/verdict/levels.py:
 # no pyspark import in either, so the gate and the renderers load without Spark.
 
 
 def with_defaults(df):
     """Records as schema 4 reads them (reports/record.py): every field of RESULT_SCHEMA, an
-    implementation with `role` (fixtures/records.py `role_of`: a row without one is `product`, except
+    implementation with `role` (fixtures/verdict/records.py `role_of`: a row without one is `product`, except
     mqconform's reference codecs and mappings), `profile` an empty map where a row has none (`tally`
     stays null where a row has none: every column is given to the readers, reports/store.py `conform`)."""
     from pyspark.sql import functions as F

@@ -12,7 +12,7 @@ any of these. Rules kept here:
   * Shuffle parallelism follows the cluster's cores and the input's size.
   * Delta Lake is on the class path (reports/deltajars.py).
   * The driver maps a class data sharing archive of Spark's classes when one was made
-    (reports/cds.py); it changes how fast classes load, never what a build computes.
+    (reports/class_data_archive.py); it changes how fast classes load, never what a build computes.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ DEFAULTS = {
     # A build's JVM lives for seconds, and most of what it runs, it runs a few times: the first
     # compiler tier (C1) alone costs half the CPU of both tiers there. Its default code cache (48 MB)
     # fills during a build and makes the JVM compile the same code again: the usual 240 MB instead.
-    # A class data sharing archive is added when there is one (reports/cds.py).
+    # A class data sharing archive is added when there is one (reports/class_data_archive.py).
     "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()} "
                                      "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m",
     # Generated code is compiled once per distinct expression and kept in a cache of 100 by default,
@@ -101,7 +101,8 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
-    from . import cds, deltajars
+    from reports import class_data_archive as cds
+    from reports import deltajars
 
     conf = dict(conf or {})
     settings = {**DEFAULTS, **deltajars.spark_conf()}

@@ -10,7 +10,7 @@ A record is believed only for what the suite could have written:
     (docs/results.md); rows of one run that disagree are refused, each after the first one seen.
 Each problem names FILE:LINE like validate.py's, and callers exit 2 on any.
 
-The registry is read from vectors/ with plain YAML (ids only; fixtures/vectors.py checks the rest).
+The registry is read from vectors/ with plain YAML (ids only; fixtures/vectordata/vectors.py checks the rest).
 `--registry DIR` or MQCONFORM_REGISTRY names another tree; `none` turns the name check off, for
 synthetic records (the bench, the report tests' fixture data), and says so.
 """

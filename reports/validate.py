@@ -3,7 +3,7 @@
 A record must be placeable: it names its run (`run_id`, an RFC 3339
 `run_started`), its spec, its vector and its implementation, and its outcome is
 one that docs/results.md lists; a `tally`, where a row has one, keeps its rules
-(fixtures/records.py `tally_problem`). Anything else in a results file is an input
+(fixtures/verdict/records.py `tally_problem`). Anything else in a results file is an input
 error that names file and line: the gate and the build refuse it (exit 2)
 rather than judge or report without it. The one exception is a torn last line:
 a line at the very end of a file, without a line end, that does not parse is
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from fixtures.records import tally_problem
+from fixtures.verdict.records import tally_problem
 
 from . import timeutil
 from .outcomes import OUTCOMES

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from fixtures.levels import LEVEL_RANK
-from fixtures.versionrange import release
+from fixtures.verdict.levels import LEVEL_RANK
+from fixtures.verdict.versionrange import release
 
 from .outcomes import CLASS_OF, SEVERITY
 
@@ -171,7 +171,7 @@ def _strongest(levels: set[str]) -> str | None:
     return min(levels, key=lambda lv: (LEVEL_RANK.get(lv, 99), lv)) if levels else None
 
 
-# A clause's quote in a row's message: `ce-amqp/1.4/json-format (MUST): "..."` (fixtures/outcomes.py)
+# A clause's quote in a row's message: `ce-amqp/1.4/json-format (MUST): "..."` (fixtures/verdict/outcomes.py)
 _QUOTE_LINE = re.compile(r"^[\w.@-]+(?:/[\w.@-]+)+ \([A-Z ]+\): ")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
 # (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), a class
-# data sharing archive for Spark's JVM (reports/cds.py), and
+# data sharing archive for Spark's JVM (reports/class_data_archive.py), and
 # the Debian packages the tests need (Java for Spark, Chromium and chromedriver for the HTML report tests, iproute2
 # for the second-host test). Idempotent: a second run only checks.
 set -euo pipefail
@@ -38,7 +38,7 @@ fi
 # Spark resolves the jars once into .venv/spark-ivy; later builds start without a registry.
 timeout 600 .venv/bin/python -m reports.deltajars >/dev/null 2>.venv/spark-ivy.log || {
   cat .venv/spark-ivy.log >&2; echo "bootstrap: could not resolve Delta Lake's jars" >&2; exit 1; }
-# A class data sharing archive of Spark's classes for the report build's JVM (reports/cds.py):
+# A class data sharing archive of Spark's classes for the report build's JVM (reports/class_data_archive.py):
 # made once (about 40 s), it only makes builds start faster, so a failure here is a warning.
-timeout 900 .venv/bin/python -m reports.cds >/dev/null 2>.venv/spark-cds.log || {
+timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log || {
   echo "bootstrap: no class data sharing archive for Spark (builds run without it; see .venv/spark-cds.log)" >&2; }

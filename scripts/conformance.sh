@@ -40,11 +40,11 @@ out=${MQCONFORM_OUT:-out}
 mkdir -p "$out"
 phases="$out/phases.txt"
 : > "$phases"
-# fixtures.runclock is standard library only: it runs before the virtualenv exists.
-python3 -m fixtures.runclock mark "$phases" "bootstrap (Python environment)"
+# fixtures.run.clock is standard library only: it runs before the virtualenv exists.
+python3 -m fixtures.run.clock mark "$phases" "bootstrap (Python environment)"
 bash scripts/bootstrap.sh || exit 3
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
-python3 -m fixtures.runclock sample-memory "$out/memory.json" &
+python3 -m fixtures.run.clock sample-memory "$out/memory.json" &
 sampler=$!
 started_engine=0
 report=""   # the report build started beside the vectors, until it has ended
@@ -83,7 +83,7 @@ trap cleanup EXIT
 # During the vectors Ctrl-C is pytest's to handle (it stops, and the report is built from what ran).
 # SIGTERM (a CI timeout) and SIGHUP (a closed terminal) end the run as Ctrl-C does, wherever they
 # are sent (to this script alone, or to its process group): during the vectors pytest is passed
-# the signal, which it handles as Ctrl-C (fixtures/signals.py: brokers removed, what the suite made
+# the signal, which it handles as Ctrl-C (fixtures/run/signals.py: brokers removed, what the suite made
 # on an endpoint deleted, rows cut short marked interrupted), and the run ends once pytest has;
 # elsewhere the run ends at once, the report build and the gate stopped by the EXIT trap.
 vectors=""      # pytest's pid while the vectors run
@@ -99,7 +99,7 @@ on_signal() {
 trap '[ "$phase" = vectors ] || exit 3' INT
 trap 'on_signal 3 TERM' TERM
 trap 'on_signal 3 HUP' HUP
-python3 -m fixtures.runclock mark "$phases" "engine and image build"
+python3 -m fixtures.run.clock mark "$phases" "engine and image build"
 if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
   if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
 fi
@@ -115,8 +115,8 @@ rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$ou
 jobs=${MQCONFORM_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
-python3 -m fixtures.runclock mark "$phases" "vectors (broker starts included)"
-python3 -m fixtures.runclock early "$phases" "report (Spark)"
+python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts included)"
+python3 -m fixtures.run.clock early "$phases" "report (Spark)"
 # In a process group of its own (job control on for this one launch), led by the build: its Spark
 # JVM is in that group, and the group is ended after the build, so no JVM outlives the run
 # whichever way the build ends.
@@ -148,11 +148,11 @@ case $status in 0|1) ;; *) echo "conformance: pytest stopped with status $status
 # "nothing selected" (5) are 2; interrupted (2) and internal error (3) are 3, the run could not be done.
 case $status in 0|1) ;; 4|5) status=2 ;; *) status=3 ;; esac
 [ -s "$out/results.jsonl" ] || { echo "conformance: no results were written" >&2; exit "$status"; }
-python3 -m fixtures.runclock mark "$phases" "report (Spark)"
+python3 -m fixtures.run.clock mark "$phases" "report (Spark)"
 phase=report
 : > "$complete"
 # The gate reads the rows and the expectations only: it runs beside the report, and is shown after it.
-python3 -m fixtures.runclock early "$phases" "gate"
+python3 -m fixtures.run.clock early "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!
 wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
@@ -170,7 +170,7 @@ if [ "$built" != 0 ]; then
 fi
 phase=""
 echo "conformance: report in $out/report/index.html"
-python3 -m fixtures.runclock mark "$phases" "gate"
+python3 -m fixtures.run.clock mark "$phases" "gate"
 wait_bounded "$gating" 300
 gate=$?
 gating=""
@@ -178,7 +178,7 @@ cat "$out/gate.log"
 cat "$out/gate.err" >&2
 rm -f "$out/gate.log" "$out/gate.err"
 [ "$gate" = 124 ] && { echo "conformance: the gate did not end within 300s; stopped it" >&2; gate=2; }
-python3 -m fixtures.runclock mark "$phases" "end"
+python3 -m fixtures.run.clock mark "$phases" "end"
 kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
-python3 -m fixtures.runclock summary "$out" "$phases" "$out/memory.json" "$out/results.jsonl" || true
+python3 -m fixtures.run.clock summary "$out" "$phases" "$out/memory.json" "$out/results.jsonl" || true
 case $status in 0|1) exit $gate ;; *) exit $status ;; esac

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fixtures.provision import catalog, containers, engine, images  # noqa: E402
-from fixtures.records import new_run_id  # noqa: E402
+from fixtures.verdict.records import new_run_id  # noqa: E402
 
 
 def main() -> int:

@@ -1,8 +1,8 @@
 """Applicability from the text: version bounds, and the reason quoting the sentence."""
 import pytest
 
-from fixtures.applicability import version_in, why_not
-from fixtures.registry import Applicability
+from fixtures.vectordata.registry import Applicability
+from fixtures.verdict.applicability import version_in, why_not
 
 
 @pytest.mark.parametrize("version, bounds, ok", [

@@ -1,8 +1,8 @@
-"""A behaviour vector is judged under one reading of each clause (fixtures/behaviour.py)."""
+"""A behaviour vector is judged under one reading of each clause (fixtures/kinds/amqp10_links.py)."""
 from types import SimpleNamespace
 
-from fixtures.behaviour import _readings_matched, _Run
-from fixtures.registry import Clause, Reading, Registry
+from fixtures.kinds.amqp10_links import _readings_matched, _Run
+from fixtures.vectordata.registry import Clause, Reading, Registry
 
 C = "s/x/names"
 REGISTRY = Registry({}, {C: Clause(C, "s", "x", "MUST", "Names are encoded.",

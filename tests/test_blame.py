@@ -1,4 +1,4 @@
-"""Blame by finding (fixtures/blame.py, docs/verdicts.md "Step roles"): a failed codec check blames
+"""Blame by finding (fixtures/verdict/blame.py, docs/verdicts.md "Step roles"): a failed codec check blames
 the clauses that govern the kinds of its findings, falls back to every clause it cites (saying so)
 only for a kind none of them governs, and leaves the clauses of stopped checks without an outcome."""
 from __future__ import annotations
@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from fixtures.bindings import PROFILES
-from fixtures.blame import Finding, blame, blame_readings
+from fixtures.codecs.bindings import PROFILES
 from fixtures.codecs.model import AmqpBody, AmqpMessage, Attr, Event, Typed
-from fixtures.outcomes import VectorFailed
-from fixtures.verdicts import decide
-from fixtures.verify import _judge, event_mismatches, message_mismatches, separator_controls
+from fixtures.kinds.codec_checks import _judge, event_mismatches, message_mismatches, separator_controls
+from fixtures.verdict.blame import Finding, blame, blame_readings
+from fixtures.verdict.outcomes import VectorFailed
+from fixtures.verdict.verdicts import decide
 
 PREFIX, SEP, TYPES, STRICT = ("ce-amqp/3.1.3.1/prefix", "ce-amqp/3.1.3.1/single-separator",
                               "ce-amqp/3.1.3.2/type-mapping", "ce-amqp/3.1.3.2/strict-outgoing")

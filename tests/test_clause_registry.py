@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from fixtures import spectext
-from fixtures.registry import RegistryError, enumerated_readings, load_registry
-from fixtures.spectext import SPEC_FILES
+from fixtures.vectordata import spectext
+from fixtures.vectordata.registry import RegistryError, enumerated_readings, load_registry
+from fixtures.vectordata.spectext import SPEC_FILES
 
 from .paths import VECTORS
 
@@ -108,15 +108,15 @@ def test_no_registered_clause_enumerates_readings_it_does_not_list():
 
 
 def test_governs_takes_only_finding_kinds(tmp_path):
-    # codec vectors blame a clause for the kinds of finding it governs (fixtures/blame.py FINDING_KINDS)
-    from fixtures.blame import FINDING_KINDS
+    # codec vectors blame a clause for the kinds of finding it governs (fixtures/verdict/blame.py FINDING_KINDS)
+    from fixtures.verdict.blame import FINDING_KINDS
     ok = CLAUSE_FILE.replace("    ambiguity: >-\n      AMBIGUITY\n", "    governs: [prefix, value]\n")
     (tmp_path / "lint.yaml").write_text(ok)
     assert load_registry(tmp_path).clauses["lint/a/ambiguous"].governs == ("prefix", "value")
     (tmp_path / "lint.yaml").write_text(ok.replace("[prefix, value]", "[prefixes]"))
     with pytest.raises(RegistryError, match="lint.yaml"):
         load_registry(tmp_path)
-    schema = json.loads((VECTORS.parent / "fixtures" / "schema" / "clauses.schema.json").read_text())
+    schema = json.loads((VECTORS.parent / "fixtures" / "vectordata" / "schema" / "clauses.schema.json").read_text())
     (governs,) = [v["governs"] for v in _walk(schema) if isinstance(v, dict) and isinstance(v.get("governs"), dict)]
     assert set(governs["items"]["enum"]) == set(FINDING_KINDS)
 

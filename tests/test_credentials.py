@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from fixtures import credentials
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.run import credentials
 
 PW = 'Zq7/Kx9#Wm3?Rt5@Pv8%Hy4é "q"'
 

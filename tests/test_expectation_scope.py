@@ -1,12 +1,12 @@
-"""Expectations scoped by protocol and version range (fixtures/expectations.py, fixtures/versionrange.py):
+"""Expectations scoped by protocol and version range (fixtures/verdict/expectations.py, fixtures/verdict/versionrange.py):
 an entry covers a row only when both match; a malformed scope is an error naming FILE:LINE; the gate
 warns about an entry broader than the rows it covers. Pure code."""
 import datetime as dt
 
 import pytest
 
-from fixtures import expectations as E
-from fixtures.versionrange import VersionRange, VersionRangeError, release
+from fixtures.verdict import expectations as E
+from fixtures.verdict.versionrange import VersionRange, VersionRangeError, release
 from reports import gate
 
 TODAY = dt.date(2026, 11, 26)
@@ -113,7 +113,7 @@ def test_the_gate_warns_about_an_entry_that_names_no_version_range_but_covers_on
 
 
 def test_the_report_shows_a_scoped_entry_beside_its_own_protocols_row_only(tmp_path):
-    from reports import known
+    from reports import known_deviations as known
     [e] = E.load(_write(tmp_path, '  - {implementation: b, vector: v, protocol: amqp091, reason: r}\n'))
     vec = lambda proto, outcome: {"vector_id": "v", "outcome": outcome, "clause_outcome": outcome,
                                   "protocol": proto, "version": "1"}

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from fixtures import expectations as exp
+from fixtures.verdict import expectations as exp
 
 from .paths import ROOT
 
@@ -76,7 +76,7 @@ def test_globs_that_match_nothing_are_named(tmp_path):
 
 
 def test_the_projects_expectations_have_no_problems():
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
 
     loaded = exp.load_all([ROOT / "expectations"])
     vs = load_vectors(ROOT / "vectors")
@@ -124,7 +124,7 @@ def test_gate_warns_about_globs_that_match_nothing(tmp_path):
 
 
 SUITE = """
-from fixtures import verify
+from fixtures.kinds import codec_checks as verify
 import pytest
 
 @pytest.mark.vectors("ce-rabbitmq", kind="decode")

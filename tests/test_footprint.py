@@ -3,8 +3,8 @@ what, and which names are the suite's). The sweep itself runs against a real bro
 tests/provision/test_vendor_endpoint.py."""
 import pytest
 
-from fixtures import footprint
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.run import footprint
 
 
 @pytest.mark.parametrize("role, address, effect", [
@@ -47,7 +47,7 @@ def test_only_the_suites_names_are_ever_deleted():
 def test_a_server_named_queue_that_could_not_be_found_is_said_before_the_attach():
     """unfindable: a v1 source of the suite's with no management API to find its queue afterwards."""
     from fixtures.adapters.endpoint import Endpoint
-    from fixtures.footprint import Footprint
+    from fixtures.run.footprint import Footprint
 
     none = Footprint(Endpoint("h", 5672, "u", "p", options=(("management", "none"),)), "t")
     assert "management=none" in none.unfindable("receiver", "/exchange/amq.direct/mqc.ab.bk")

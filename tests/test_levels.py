@@ -1,8 +1,8 @@
-"""The levels and their groups are defined once (fixtures/levels.py), in a module that imports nothing."""
+"""The levels and their groups are defined once (fixtures/verdict/levels.py), in a module that imports nothing."""
 import subprocess
 import sys
 
-from fixtures.levels import GROUP_LEVELS, GROUPS, LEVEL_GROUP, LEVEL_ORDER, LEVEL_RANK, group_of
+from fixtures.verdict.levels import GROUP_LEVELS, GROUPS, LEVEL_GROUP, LEVEL_ORDER, LEVEL_RANK, group_of
 
 from .paths import ROOT
 
@@ -19,7 +19,7 @@ def test_a_level_not_known_is_taken_as_must():
 
 
 def test_the_levels_module_imports_nothing():
-    code = ("import sys; before = set(sys.modules); import fixtures.levels; "
-            "print(sorted(set(sys.modules) - before - {'fixtures', 'fixtures.levels'}))")
+    code = ("import sys; before = set(sys.modules); import fixtures.verdict.levels; "
+            "print(sorted(set(sys.modules) - before - {'fixtures', 'fixtures.verdict', 'fixtures.verdict.levels'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

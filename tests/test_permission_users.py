@@ -1,4 +1,4 @@
-"""Users a behaviour vector makes for a permission clause (fixtures/permission_users.py) and the
+"""Users a behaviour vector makes for a permission clause (fixtures/kinds/made_users.py) and the
 RabbitMQ management API part that makes them (fixtures/adapters/rabbitmq_management.py): the pure
 parts, and the HTTP calls against a local stand-in. On a real broker: the address suites'
 target-v2.queue-with(out)-amq-default-write-permission vectors."""
@@ -12,17 +12,15 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from fixtures import footprint
 from fixtures.adapters.base import Refused, TransportError
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.adapters.parts import Permissions
 from fixtures.adapters.rabbitmq_management import ManagementUsers, create_requests, management_base
-from fixtures.outcomes import NotApplicable
-from fixtures.permission_users import (NOTHING, MadeUsers, new_login, not_allowed, refusal_to_make,
-                                       render_permissions)
-from fixtures.targets import Target
-from fixtures.vectors import VectorError, load_vectors
-
+from fixtures.kinds.made_users import NOTHING, MadeUsers, new_login, not_allowed, refusal_to_make, render_permissions
+from fixtures.run import footprint
+from fixtures.run.targets import Target
+from fixtures.vectordata.vectors import VectorError, load_vectors
+from fixtures.verdict.outcomes import NotApplicable
 
 # ---- names, passwords, permissions ----------------------------------------------------------
 
@@ -317,7 +315,7 @@ def _vector(vector_id):
 
 
 def test_users_made_by_an_interrupted_vector_are_removed():
-    from fixtures.behaviour import run_behaviour
+    from fixtures.kinds.amqp10_links import run_behaviour
     vector, registry = _vector("rabbitmq-address@4.0.target-v2.queue-without-amq-default-write-permission")
     broker = _Broker(_Users())
     with pytest.raises(KeyboardInterrupt):
@@ -327,8 +325,8 @@ def test_users_made_by_an_interrupted_vector_are_removed():
 
 
 def test_a_user_the_broker_will_not_make_is_a_precondition_error_and_is_still_removed():
-    from fixtures.behaviour import run_behaviour
-    from fixtures.outcomes import PreconditionFailed
+    from fixtures.kinds.amqp10_links import run_behaviour
+    from fixtures.verdict.outcomes import PreconditionFailed
     vector, registry = _vector("rabbitmq-address@4.0.target-v2.queue-with-amq-default-write-permission")
     broker = _Broker(_Users(refuse=True))
     with pytest.raises(PreconditionFailed, match="input.users granted: the user could not be made"):

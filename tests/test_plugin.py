@@ -10,7 +10,7 @@ from .paths import ROOT, VECTORS
 
 SUITE = """
 import pytest
-from fixtures import verify
+from fixtures.kinds import codec_checks as verify
 
 @pytest.mark.vectors("ce-amqp", kind="encode")
 def test_encode(vector, codec, registry):
@@ -147,7 +147,7 @@ def test_unknown_clause_marker_is_rejected(project):
 
 UNJUDGED = """
 import pytest
-from fixtures.outcomes import PreconditionFailed, Step
+from fixtures.verdict.outcomes import PreconditionFailed, Step
 
 @pytest.mark.vectors("ce-amqp", kind="encode")
 def test_encode(vector, codec, registry):

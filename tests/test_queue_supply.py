@@ -1,4 +1,4 @@
-"""The queue supply's own logic (fixtures/queue_supply.py), on a recording stand-in for the
+"""The queue supply's own logic (fixtures/run/queue_supply.py), on a recording stand-in for the
 topology part: what is declared ahead, handed out once, deleted behind, and the fallbacks."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from fixtures.queue_supply import QueueSupply
+from fixtures.run.queue_supply import QueueSupply
 
 
 class Recorder:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from fixtures.records import RecordWriter, read_records
+from fixtures.verdict.records import RecordWriter, read_records
 
 RUN = {"run_id": "r" * 32, "run_started": "2026-11-21T00:00:00.000Z", "suite_version": "0.1.0", "vectors_digest": "sha256:x"}
 

@@ -1,7 +1,7 @@
-"""The main job's timing breakdown (fixtures/runclock.py), on files made here."""
+"""The main job's timing breakdown (fixtures/run/clock.py), on files made here."""
 import json
 
-from fixtures import runclock
+from fixtures.run import clock as runclock
 
 
 def test_summary_splits_phases_and_keeps_only_this_runs_starts(tmp_path):

@@ -1,5 +1,5 @@
-"""The scheduling hint kept beside a results file (fixtures/scopetimes.py)."""
-from fixtures import scopetimes
+"""The scheduling hint kept beside a results file (fixtures/run/scopetimes.py)."""
+from fixtures.run import scopetimes
 
 
 def test_the_last_runs_times_come_back(tmp_path):
@@ -51,7 +51,7 @@ def test_the_shipped_prior_names_catalog_targets():
     prior = scopetimes._read(scopetimes.PRIOR)
     assert prior["targets"] and all(v > 0 for v in prior["targets"].values())
     assert {name.split("+")[0] for name in prior["targets"]} <= names, set(prior["targets"])
-    from fixtures.xdist_targets import scope_of
+    from fixtures.run.scheduling import scope_of
     assert prior["jobs"] and all(scope_of(job).removeprefix("impl:") in prior["targets"] for job in prior["jobs"])
 
 

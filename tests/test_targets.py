@@ -4,9 +4,9 @@ import socket
 import pytest
 
 from fixtures.adapters.endpoint import Endpoint
-from fixtures.brokers import Broker
 from fixtures.provision import load_catalog
-from fixtures.targets import Target, endpoint_target, select
+from fixtures.run.brokers import Broker
+from fixtures.run.targets import Target, endpoint_target, select
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +83,8 @@ def test_an_endpoint_may_not_take_a_catalog_targets_name(catalog):
 def test_the_pool_never_hands_a_catalog_targets_broker_to_an_endpoint(catalog):
     """Brokers are found by their target's kind and name: even under one name (which select refuses),
     an endpoint is never served by a catalog target's broker, nor the other way round."""
-    from fixtures.brokers import Broker, BrokerPool
-    from fixtures.targets import Target
+    from fixtures.run.brokers import Broker, BrokerPool
+    from fixtures.run.targets import Target
 
     ep = Endpoint.parse("amqp://u:pw@127.0.0.1:5672?protocols=amqp091")
     catalog_ref = select(catalog, ["garagemq"], {})[0]

@@ -1,8 +1,8 @@
-"""The loader's lint (fixtures/vectorlint.py): each rule of docs/verdicts.md refused with FILE:LINE."""
+"""The loader's lint (fixtures/vectordata/lint.py): each rule of docs/verdicts.md refused with FILE:LINE."""
 import pytest
 import yaml
 
-from fixtures.vectors import VectorError, load_vectors
+from fixtures.vectordata.vectors import VectorError, load_vectors
 
 CLAUSES = """\
 spec: lint

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from fixtures.registry import RegistryError
-from fixtures.vectors import VectorError, load_vectors
+from fixtures.vectordata.registry import RegistryError
+from fixtures.vectordata.vectors import VectorError, load_vectors
 
 from .paths import VECTORS
 
@@ -106,7 +106,7 @@ def test_the_digest_does_not_depend_on_where_the_tree_is(tmp_path):
     an edit of one byte changes it."""
     import shutil
 
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
     from tests.paths import VECTORS
 
     a, b = tmp_path / "one" / "vectors", tmp_path / "x" / "y" / "vectors"

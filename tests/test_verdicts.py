@@ -3,9 +3,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from fixtures import verdicts
-from fixtures.expectations import Expectation
-from fixtures.outcomes import (
+from fixtures.vectordata.registry import Clause, Registry
+from fixtures.verdict import verdicts
+from fixtures.verdict.expectations import Expectation
+from fixtures.verdict.outcomes import (
     AdapterLimitation,
     Findings,
     NotApplicable,
@@ -15,7 +16,6 @@ from fixtures.outcomes import (
     Unsupported,
     VectorFailed,
 )
-from fixtures.registry import Clause, Registry
 
 MUST_A, MUST_B, MAY_F, SHOULD_F = "s/x/must-a", "s/x/must-b", "s/x/may-feature", "s/x/should-feature"
 REGISTRY = Registry({}, {c.id: c for c in (

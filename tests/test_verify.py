@@ -1,7 +1,7 @@
 """Shared verifier details that no codec currently exercises."""
-from fixtures.bindings import PROFILES
+from fixtures.codecs.bindings import PROFILES
 from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Typed
-from fixtures.verify import message_mismatches
+from fixtures.kinds.codec_checks import message_mismatches
 
 DOC = b'{"specversion":"1.0","id":"1","source":"/s","type":"t","time":"2018-04-05T03:56:24Z"}'
 PATTERN = {"consistent_headers": True, "structured": {"attributes": {"specversion": "1.0", "id": "1", "source": "/s", "type": "t",
@@ -29,7 +29,7 @@ def _vector(clauses, props, spec="ce-amqp"):
 def test_a_decode_message_is_also_judged_under_the_other_separator():
     # ce-amqp/3.1.3.1: consumers SHOULD understand both separators, so a vector about something else
     # judges each form the consumer decodes; prefixed keys change, every other key stays.
-    from fixtures.verify import separator_twin
+    from fixtures.kinds.codec_checks import separator_twin
     v = _vector(["ce-amqp/3.1.3.2/interpret-both-forms"], {"cloudEvents_id": {"string": "A"}, "other_x": {"int": 1}})
     assert separator_twin(v)["application_properties"] == {"cloudEvents:id": {"string": "A"}, "other_x": {"int": 1}}
     back = _vector(["ce-amqp/3.1.3.2/interpret-both-forms"], {"cloudEvents:id": {"string": "A"}})
@@ -37,7 +37,7 @@ def test_a_decode_message_is_also_judged_under_the_other_separator():
 
 
 def test_separator_vectors_mixed_messages_and_other_specs_have_no_twin():
-    from fixtures.verify import separator_twin
+    from fixtures.kinds.codec_checks import separator_twin
     props = {"cloudEvents_id": {"string": "A"}}
     assert separator_twin(_vector(["ce-amqp/3.1.3.1/prefix"], props)) is None
     assert separator_twin(_vector(["ce-amqp/3.1.3.1/consumer-understands-both-separators"], props)) is None

@@ -1,5 +1,5 @@
-"""The waits a row depended on (fixtures/waits.py), the early-start handoff (fixtures/brokers.py) and
-the order targets are handed to xdist workers (fixtures/xdist_targets.py): pure code, no broker."""
+"""The waits a row depended on (fixtures/run/waits.py), the early-start handoff (fixtures/run/brokers.py) and
+the order targets are handed to xdist workers (fixtures/run/scheduling.py): pure code, no broker."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from fixtures import waits
-from fixtures.brokers import _attach, _publish, not_started
 from fixtures.plugin.targets import start_parallel
-from fixtures.runclock import slowest
-from fixtures.targets import Target
+from fixtures.run import waits
+from fixtures.run.brokers import _attach, _publish, not_started
+from fixtures.run.clock import slowest
+from fixtures.run.targets import Target
 
 
 def _broker(name="b"):
@@ -126,7 +126,7 @@ def test_start_parallel_from_the_environment(monkeypatch):
 
 def test_rank_puts_brokerless_scopes_first_then_the_heaviest_target():
     pytest.importorskip("xdist")
-    from fixtures.xdist_targets import rank
+    from fixtures.run.scheduling import rank
     weights = {"rabbitmq-4.0.5": 200, "garagemq": 60}
     scopes = ["impl:garagemq", "impl:rabbitmq-4.0.5", "impl:mqconform-reference", "suites/properties/test_x.py"]
     assert sorted(scopes, key=lambda s: rank(s, weights)) == [

@@ -5,7 +5,7 @@ clause ids and the verifiers quote them on failure.
 """
 import pytest
 
-from fixtures import verify
+from fixtures.kinds import codec_checks as verify
 
 
 @pytest.mark.vectors("ce-amqp", kind="encode")

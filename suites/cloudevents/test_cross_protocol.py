@@ -1,14 +1,14 @@
 """Cross-protocol survival on brokers that offer AMQP 1.0 and AMQP 0-9-1 (a measurement).
 
 Each ce-amqp encode vector's message is published over AMQP 1.0 and consumed over
-0-9-1, and each ce-rabbitmq one the other way (fixtures/crossproto.py). No clause
+0-9-1, and each ce-rabbitmq one the other way (fixtures/measurements/crossproto.py). No clause
 asks a broker to convert between protocols, so these cases write no conformance
 rows: they record what survived in `cross-protocol.jsonl` and `cross-protocol.md`
 beside the results file. A case fails only when the broker cannot be used at all.
 """
 import pytest
 
-from fixtures import crossproto
+from fixtures.measurements import crossproto
 from fixtures.plugin.run import results_path, run_id
 from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
@@ -23,7 +23,7 @@ def pytest_generate_tests(metafunc):
     vectors = [] if isinstance(vs, Exception) else [
         v for spec in ("ce-amqp", "ce-rabbitmq") for v in vs.by_spec(spec, "encode")]
     targets = [t for t in run_targets(metafunc.config) if {"amqp10", "amqp091"} <= set(t.protocols) and t.runs_spec("ce-amqp")]
-    # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
+    # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
     metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}") for v in vectors for t in targets])
 
 

@@ -1,4 +1,4 @@
-"""CloudEvents messages through brokers (a measurement, fixtures/transit.py).
+"""CloudEvents messages through brokers (a measurement, fixtures/measurements/transit.py).
 
 The bindings describe codecs, not brokers ("This specification does not prescribe rules
 constraining transfer or settlement of event messages ..."), so these cases write no
@@ -9,8 +9,8 @@ fails only when the broker cannot be used at all.
 """
 import pytest
 
-from fixtures import transit
-from fixtures.bindings import PROFILES
+from fixtures.codecs.bindings import PROFILES
+from fixtures.measurements import transit
 from fixtures.plugin.run import results_path, run_id
 from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
@@ -28,7 +28,7 @@ def pytest_generate_tests(metafunc):
         for spec in SPECS:
             protocol = PROFILES[spec].protocol
             targets = [t for t in run_targets(metafunc.config) if protocol in t.protocols]
-            # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/xdist_targets.py)
+            # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
             cases += [pytest.param(v, t, id=f"{v.id}::{t.name}")
                       for v in vs.by_spec(spec) if v.kind in ("encode", "decode") for t in targets]
     metafunc.parametrize("xvector,xtarget", cases)

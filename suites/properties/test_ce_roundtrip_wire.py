@@ -14,8 +14,8 @@ target. Examples per case follow the hypothesis profile (quick: 25, derandomized
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from fixtures.bindings import PROFILES
 from fixtures.codecs.base import MODES
+from fixtures.codecs.bindings import PROFILES
 from fixtures.plugin.targets import reach, run_targets
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker

@@ -1,6 +1,6 @@
 """Shared by both address suites. Which brokers the address documents describe is data: the
 clause files' `applies_to` (RabbitMQ, from 4.0), checked by the plugin's `broker` fixture."""
-from fixtures.behaviour import run_behaviour
+from fixtures.kinds.amqp10_links import run_behaviour
 from fixtures.plugin.outcomes import findings
 
 

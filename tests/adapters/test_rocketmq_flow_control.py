@@ -4,10 +4,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from fixtures import waits
 from fixtures.adapters import rocketmq as R
 from fixtures.adapters.base import PeerError, Refused
 from fixtures.codecs.model import RocketMQMessage
+from fixtures.run import waits
 
 
 class _Adapter:

@@ -10,7 +10,7 @@ import pytest
 from fixtures.adapters import rocketmq as R
 from fixtures.adapters.base import PeerError, Refused
 from fixtures.codecs.model import RocketMQMessage
-from fixtures.outcomes import AdapterLimitation
+from fixtures.verdict.outcomes import AdapterLimitation
 
 
 class _Client:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from certify import bundle, certificate, counts, verify
-from fixtures import expectations as exp_mod
+from fixtures.verdict import expectations as exp_mod
 
 
 def _row(vector, outcome, clauses, clause_outcomes=None, error_kind=None):

@@ -33,7 +33,7 @@ def mqconform(*args: str, env: dict | None = None, timeout: int = 1800) -> subpr
 @pytest.fixture(scope="module")
 def genuine(tmp_path_factory):
     from fixtures.provision import engine, start, stop_all
-    from fixtures.records import new_run_id
+    from fixtures.verdict.records import new_run_id
 
     eng = engine.ensure()
     rt = start("rabbitmq-4.0.5", run_id=new_run_id())

@@ -96,7 +96,8 @@ def test_a_bundle_holds_regular_known_files_only(tmp_path):
 def test_a_rerun_needs_the_certificates_commit_and_vectors(tmp_path, capsys):
     import json
 
-    from certify.rerun import ROOT, checkout_problem, rerun as do_rerun
+    from certify.rerun import ROOT, checkout_problem
+    from certify.rerun import rerun as do_rerun
 
     cert = {"suite": {"commit": "0" * 40, "vectors_digest": "sha256:x"},
             "implementation": {"name": "mine", "server": {}, "endpoint": None}}

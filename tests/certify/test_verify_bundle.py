@@ -14,8 +14,8 @@ import pytest
 
 from certify import bundle, certificate, regen, verify
 from certify.run import suite_commit
-from fixtures.records import suite_version
-from fixtures.vectors import load_vectors
+from fixtures.vectordata.vectors import load_vectors
+from fixtures.verdict.records import suite_version
 
 from ..paths import ROOT
 

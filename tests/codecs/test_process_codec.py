@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import verify
 from fixtures.codecs import registry
 from fixtures.codecs.base import Unsupported
 from fixtures.codecs.model import AmqpBody, AmqpMessage, Attr, Event, Typed
 from fixtures.codecs.process_codec import CodecCrashed, CodecRejected, ProcessCodec, ProcessCodecSpec, close_all
-from fixtures.outcomes import AdapterLimitation, NotApplicable, PreconditionFailed
-from fixtures.vectors import load_vectors
-from fixtures.verdicts import decide
+from fixtures.kinds import codec_checks as verify
+from fixtures.vectordata.vectors import load_vectors
+from fixtures.verdict.outcomes import AdapterLimitation, NotApplicable, PreconditionFailed
+from fixtures.verdict.verdicts import decide
 from tests.paths import VECTORS
 
 FAKE = str(Path(__file__).resolve().parents[1] / "process" / "fake_codec.py")

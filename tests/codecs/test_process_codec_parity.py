@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures import verify
 from fixtures.codecs.process_codec import ProcessCodec, close_all
 from fixtures.codecs.registry import codecs_for, load_process_codecs
-from fixtures.vectors import load_vectors
-from fixtures.verdicts import decide
+from fixtures.kinds import codec_checks as verify
+from fixtures.vectordata.vectors import load_vectors
+from fixtures.verdict.verdicts import decide
 from tests.paths import VECTORS
 
 SPECS = ("ce-amqp", "ce-rabbitmq")

@@ -10,15 +10,15 @@ from types import SimpleNamespace
 import pytest
 from cloudevents.core.exceptions import BaseCloudEventException
 
-from fixtures import verify
 from fixtures.codecs.base import REFERENCE_REFUSALS, CodecInfo, DecodeError
 from fixtures.codecs.reference_amqp import ReferenceAmqpCodec
 from fixtures.codecs.registry import _CODECS, BINDINGS, codecs_for
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
-from fixtures.outcomes import VectorFailed
-from fixtures.registry import Clause
-from fixtures.vectors import Vector
-from fixtures.verdicts import decide
+from fixtures.kinds import codec_checks as verify
+from fixtures.vectordata.registry import Clause
+from fixtures.vectordata.vectors import Vector
+from fixtures.verdict.outcomes import VectorFailed
+from fixtures.verdict.verdicts import decide
 
 CLAUSE = "ce-rabbitmq/3.1.3/attributes-to-headers"
 REGISTRY = SimpleNamespace(clauses={CLAUSE: Clause(id=CLAUSE, spec="ce-rabbitmq", section="3.1.3", level="MUST",
@@ -176,8 +176,8 @@ class OneSeparator:
 def test_a_one_separator_consumer_is_not_judged_on_a_mixed_separator_message():
     # Its refusal of a message mixing '_' and ':' is its want of the SHOULD (it refuses '_' alone
     # too), never a pass of single-separator: not_applicable, naming the SHOULD.
-    from fixtures.registry import load_registry
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.registry import load_registry
+    from fixtures.vectordata.vectors import load_vectors
     root = Path(__file__).resolve().parents[2] / "vectors"
     registry = load_registry(root / "clauses")
     v = next(x for x in load_vectors(root).by_spec("ce-amqp", "decode") if x.id == "ce-amqp.binary.reject-mixed-separators")

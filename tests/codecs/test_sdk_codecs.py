@@ -19,7 +19,7 @@ from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Attr, E
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
 from fixtures.codecs.sdk_common import SDK_REFUSALS, SdkInterfaceRefusal
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
-from fixtures.outcomes import AdapterLimitation
+from fixtures.verdict.outcomes import AdapterLimitation
 
 UTC = dt.UTC
 T0 = dt.datetime(2018, 4, 5, 3, 56, 24, tzinfo=UTC)

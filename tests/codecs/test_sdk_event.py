@@ -17,13 +17,13 @@ from cloudevents.core.exceptions import CloudEventValidationError
 from cloudevents.core.formats.json import JSONFormat
 from cloudevents.core.v1.event import CloudEvent
 
-from fixtures import values
 from fixtures.codecs import sdk_event
 from fixtures.codecs.model import Attr, Event
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
 from fixtures.codecs.sdk_event import attr_of, from_sdk_event, held_differences, to_sdk_event
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
-from fixtures.outcomes import AdapterLimitation
+from fixtures.vectordata import values
+from fixtures.verdict.outcomes import AdapterLimitation
 
 T0 = dt.datetime(2018, 4, 5, 3, 56, 24, 123000, tzinfo=dt.timezone(dt.timedelta(hours=2)))
 BASE = {"specversion": Attr("string", "1.0"), "id": Attr("string", "A1"),
@@ -82,7 +82,7 @@ def test_the_vectors_own_events_are_handed_over_exactly():
     # (an event without `time`, which the SDK's API cannot hold) an adapter error naming `time`.
     from pathlib import Path
 
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
     vectors = load_vectors(Path(__file__).resolve().parents[2] / "vectors")
     seen = 0
     for spec in ("ce-amqp", "ce-rabbitmq"):
@@ -216,7 +216,7 @@ def test_the_verifier_reports_an_inexpressible_event_as_not_judged():
     # counted as the SDK's refusal, crash, pass or fail.
     from types import SimpleNamespace
 
-    from fixtures import verify
+    from fixtures.kinds import codec_checks as verify
     attrs = {k: v for k, v in BASE.items() if k != "id"}
     codec = SdkAmqpCodec()
     with pytest.raises(AdapterLimitation) as info:

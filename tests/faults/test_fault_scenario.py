@@ -12,7 +12,7 @@ from fixtures.faults import steps
 from fixtures.openmessaging import faults
 from fixtures.openmessaging.binding import Delivery, Destination, Sent
 from fixtures.openmessaging.model import OMMessage
-from fixtures.outcomes import Unsupported
+from fixtures.verdict.outcomes import Unsupported
 
 
 class MemBroker:
@@ -136,6 +136,6 @@ def test_without_a_no_acknowledgement_mode_only_at_most_once_is_unsupported(monk
 def test_outside_the_fault_stage_nothing_is_faulted(monkeypatch):
     b, broker = _run(monkeypatch, lambda broker: pytest.fail("faulted outside the fault stage"))
     broker.shared.clear()
-    from fixtures.outcomes import AdapterLimitation
+    from fixtures.verdict.outcomes import AdapterLimitation
     with pytest.raises(AdapterLimitation, match="--faults"):
         faults.fault(b, {"fault": "restart", "semantics": "at-least-once"})

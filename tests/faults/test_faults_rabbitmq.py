@@ -136,7 +136,7 @@ def test_an_acknowledgement_cut_off_makes_a_duplicate_that_is_counted(rabbit):
 
 _PAUSER = """
 import json, sys
-from fixtures import signals
+from fixtures.run import signals
 from fixtures.faults import steps
 from fixtures.faults.proxy import Proxy
 from fixtures.provision import reaper

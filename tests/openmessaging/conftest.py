@@ -2,8 +2,8 @@
 depend on other specs' files loading."""
 import pytest
 
-from fixtures.registry import load_registry
-from fixtures.vectors import load_vectors
+from fixtures.vectordata.registry import load_registry
+from fixtures.vectordata.vectors import load_vectors
 from tests.paths import ROOT
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.openmessaging import runner
-from fixtures.outcomes import Findings, VectorFailed
+from fixtures.verdict.outcomes import Findings, VectorFailed
 
 
 def _failing(subjects):
@@ -58,7 +58,7 @@ class _Broker:
 
 
 def _unjudged(transient=True):
-    from fixtures.outcomes import PreconditionFailed
+    from fixtures.verdict.outcomes import PreconditionFailed
     exc = PreconditionFailed("over p on t: delivery is setup here: 20 sent, 19 delivered", findings=Findings())
     exc.transient = transient
     return exc
@@ -85,7 +85,7 @@ def test_an_unjudged_vector_runs_once_more_and_says_so(monkeypatch):
 
 
 def test_unjudged_twice_is_an_error_with_both_attempts(monkeypatch):
-    from fixtures.outcomes import PreconditionFailed
+    from fixtures.verdict.outcomes import PreconditionFailed
     monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
     run, calls = _runs([_unjudged(), _unjudged()])
     with pytest.raises(PreconditionFailed) as info:

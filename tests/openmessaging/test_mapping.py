@@ -2,10 +2,10 @@
 responsible (with the sentence), agrees with the bindings; bad files say where."""
 import pytest
 
-from fixtures import spectext
 from fixtures.openmessaging.mapping import MappingError, NoNativeField, load_mapping
 from fixtures.openmessaging.model import HEADERS, TYPES
-from fixtures.outcomes import AdapterLimitation, PreconditionFailed, Unsupported
+from fixtures.vectordata import spectext
+from fixtures.verdict.outcomes import AdapterLimitation, PreconditionFailed, Unsupported
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,10 @@
 broker-profile data (vectors/openmessaging/profile.yaml). Pure code."""
 import pytest
 
-from fixtures import spectext
 from fixtures.openmessaging import profile as om_profile
 from fixtures.openmessaging.mapping import default_mapping
 from fixtures.openmessaging.responsibility import credited, party_of
+from fixtures.vectordata import spectext
 
 # The party the rule gives each header (audited against the sentence of the text; docs/verdicts.md).
 EXPECTED = {

@@ -15,7 +15,7 @@ from fixtures.adapters.base import TransportError
 from fixtures.openmessaging import runner
 from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, SendRefused, Sent, now_ms
 from fixtures.openmessaging.model import OMMessage
-from fixtures.verdicts import decide
+from fixtures.verdict.verdicts import decide
 
 
 class FakeLive:
@@ -340,9 +340,9 @@ class _Item:
 
 
 def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vectors, tmp_path, monkeypatch):
-    from fixtures import scopetimes
     from fixtures.openmessaging.faults import is_fault
     from fixtures.plugin.targets import JOB_PROPERTY
+    from fixtures.run import scopetimes
     vectors = [v for v in om_vectors.vectors if not is_fault(v)][:4]   # OpenMessaging clauses describe every product
     broker = FakeLive("fakemq")
     broker.version = "9.9"

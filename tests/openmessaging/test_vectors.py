@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from fixtures.openmessaging.scenarios import SCENARIOS
-from fixtures.vectors import VectorError, load_vectors
+from fixtures.vectordata.vectors import VectorError, load_vectors
 from tests.paths import ROOT
 
 

@@ -5,9 +5,9 @@ import pytest
 
 from fixtures.openmessaging.mapping import NoNativeField, default_mapping
 from fixtures.openmessaging.model import OMMessage, OMValue
-from fixtures.outcomes import PreconditionFailed, Unsupported
 from fixtures.process import providers
 from fixtures.process.provider import ProviderBinding, provider_mapping
+from fixtures.verdict.outcomes import PreconditionFailed, Unsupported
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,9 @@ TARGET = "rocketmq-5.3.3"     # the same remoting protocol as the provider's roc
 def rocketmq_broker(shared_target):  # noqa: F811
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("Maven and Java build and run the provider's shim")
-    from fixtures.brokers import Broker
     from fixtures.provision import load_catalog
-    from fixtures.targets import catalog_targets
+    from fixtures.run.brokers import Broker
+    from fixtures.run.targets import catalog_targets
 
     entry = load_catalog().get(TARGET)
     if "rocketmq-broker" not in getattr(entry, "host_port_env", {}):
@@ -43,7 +43,7 @@ def rocketmq_broker(shared_target):  # noqa: F811
 def test_one_vector_through_the_provider(rocketmq_broker, om_vectors):  # noqa: F811
     from fixtures.openmessaging import runner
     from fixtures.process.providers import load
-    from fixtures.verdicts import decide
+    from fixtures.verdict.verdicts import decide
 
     pv = next(p for p in load() if p.name == "rocketmq-openmessaging")
     vector = next(v for v in om_vectors.vectors if v.id == "openmessaging.system-header.store-timestamp")

@@ -36,7 +36,7 @@ def test_a_deviation_holds_only_while_its_vector_is_listed(monkeypatch):
 
 def test_every_deviation_names_vectors_that_exist():
     from fixtures.plugin import ROOT
-    from fixtures.vectors import load_vectors
+    from fixtures.vectordata.vectors import load_vectors
 
     ids = {v.id for v in load_vectors(ROOT / "vectors").vectors}
     for devs in brokers.BROKER_DEVIATIONS.values():

@@ -21,10 +21,10 @@ from fixtures.codecs.registry import BINDINGS, codecs_for
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
 from fixtures.codecs.sdk_common import SDK_REFUSALS
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
-from fixtures.outcomes import AdapterLimitation
 from fixtures.strategies.deviations import Context, Outcome, known_deviation
 from fixtures.strategies.malformed import malformed_messages
 from fixtures.strategies.notation import message_to_notation
+from fixtures.verdict.outcomes import AdapterLimitation
 
 # What the SDK documents as a refusal (fixtures/codecs/sdk_common.py): its validation errors and
 # ValueError (json.JSONDecodeError, UnicodeDecodeError, dateutil's ParserError, binascii.Error are

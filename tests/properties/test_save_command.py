@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
 from fixtures.strategies import events
 from fixtures.strategies.__main__ import event_from_blob, main
-from fixtures.vectors import load_vectors
+from fixtures.vectordata.vectors import load_vectors
 from tests.paths import ROOT, VECTORS
 
 EVENT = {"attributes": {"specversion": "1.0", "id": "1", "source": "/s", "type": "t",

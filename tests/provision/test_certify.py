@@ -35,7 +35,7 @@ def mqconform(*args, env=None, timeout=900):
 @pytest.fixture
 def vendor(engine, stop_targets):
     from fixtures.provision import start
-    from fixtures.records import new_run_id
+    from fixtures.verdict.records import new_run_id
 
     rt = start("rabbitmq-4.0.5", run_id=new_run_id())
     rabbitmqctl(rt, "add_user", "vendor", PASSWORD)

@@ -42,7 +42,7 @@ def _read(s: socket.socket, n: int) -> bytes:
 @pytest.mark.parametrize("name, desc", [("rocketmq-5.5.0", "V5_5_0")])
 def test_the_broker_address_the_name_server_hands_out_is_reachable_from_the_host(engine, name, desc):
     from fixtures.provision import start
-    from fixtures.records import new_run_id
+    from fixtures.verdict.records import new_run_id
 
     rt = start(name, run_id=new_run_id())
     head, body = _call(rt.host, rt.port("rocketmq-namesrv"), GET_BROKER_CLUSTER_INFO)

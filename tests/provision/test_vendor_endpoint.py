@@ -86,7 +86,7 @@ def state(rt) -> dict:
 def vendor(engine, stop_targets):
     """The vendor's broker, configured and holding entities of its own."""
     from fixtures.provision import start
-    from fixtures.records import new_run_id
+    from fixtures.verdict.records import new_run_id
 
     rt = start("rabbitmq-4.0.5", run_id=new_run_id())
     cluster = f"vendor-{uuid.uuid4().hex[:8]}"

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures import queue_supply, values, wire
 from fixtures.adapters.base import Refused
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.bench.suite import SPEC
-from fixtures.brokers import Broker
+from fixtures.measurements import wire
 from fixtures.provision import load_catalog
-from fixtures.records import new_run_id
-from fixtures.targets import endpoint_target, select
+from fixtures.run import queue_supply
+from fixtures.run.brokers import Broker
+from fixtures.run.targets import endpoint_target, select
+from fixtures.vectordata import values
+from fixtures.verdict.records import new_run_id
 
 pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
 

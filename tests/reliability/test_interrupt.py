@@ -50,7 +50,7 @@ def test_ctrl_c_under_xdist_stops_the_workers_too(inner):
 
 def test_rows_of_vectors_a_signal_cut_short_say_the_run_was_interrupted(inner):
     """Started with SIGINT ignored (as `cmd &` in a script), a run goes on after Ctrl-C. The brokers
-    belong to the controller, which started them early (fixtures/brokers.py), so the vector in
+    belong to the controller, which started them early (fixtures/run/brokers.py), so the vector in
     flight either ends against its live broker or, where its broker was removed under it, says the
     run was interrupted (never a raw '404 ... no container', StreamLostError); no vector runs after
     it, and no container is left."""

@@ -1,6 +1,6 @@
-"""`reports build --wait-for` (reports/warm.py): the bounded wait, the warm-up's records, and a build
+"""`reports build --wait-for` (reports/early_session.py): the bounded wait, the warm-up's records, and a build
 that waits for its signal writing what a one-shot build writes. The replacing build's shortcut
-(reports/replace.py) against the store's own path, on the fixture files."""
+(reports/full_build.py) against the store's own path, on the fixture files."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import validate, warm
+from reports import early_session as warm
+from reports import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 

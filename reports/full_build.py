@@ -1,0 +1,47 @@
+"""A build that replaces the store's contents (`reports build` without --accumulate).
+
+The records it commits are all that STORE/records then holds, so the state tables and the
+report's aggregates come from those rows in memory: nothing is read back from the store.
+Rules kept here:
+  * The commits keep the store's order (records, then runs, then flaky, each naming the records
+    version it reflects: reports/store.py), in one thread beside the aggregation; the caller
+    writes the report only after both are done, so a report never shows what was not committed.
+  * The aggregates are reports/aggregate.py's, over the same rows the records table gets
+    (de-duplicated by reports/store.py's stored_rows), so they equal those of a build that
+    reads the store back.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pyspark.sql import DataFrame
+
+from reports import aggregate as A
+from reports import store as S
+from reports.model import Aggregates
+
+
+def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name: None) -> tuple[Aggregates, int]:
+    """Commit `rows` (in the form of store.stored_rows) as the store's new contents and aggregate them;
+    returns (the aggregates, the records version). `step` is called after each commit but the last
+    with its name (the build's failpoints)."""
+    spark = rows.sparkSession
+    whole = rows.cache()
+    d = A.project(whole)
+    counts = A.run_counts(d).cache()
+    flaky = A.fold_flaky(A.empty_flaky_state(spark), A.per_run_vectors(d)).cache()
+
+    def commit() -> int:
+        version = S.commit_records(whole, store, replace=True)
+        step("after-records")
+        S.write_state(counts, store, S.RUNS, version)
+        step("after-runs")
+        S.write_state(flaky, store, S.FLAKY, version)
+        return version
+
+    try:
+        version, agg = A.side_by_side(spark, commit, lambda: A.from_folds(d, counts, flaky))
+        return agg, version
+    finally:
+        for df in (flaky, counts, whole):
+            df.unpersist()
