@@ -25,8 +25,8 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.util import inheritable_thread_target
 
-from .model import Aggregates, latest_two
 from .coverage_rule import BROKEN
+from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
 from .record import tally_of
 
@@ -168,7 +168,7 @@ def clause_failures(latest: DataFrame) -> list[dict]:
                                                             "error_kind"))).alias("vectors"),
                      F.sum(broken.cast("int")).alias("n_broken"), *counts))
     any_broken = F.max("n_broken").over(Window.partitionBy("spec", "spec_revision", "clause_id"))
-    rows = per_impl.where(any_broken > 0).collect()
+    rows = per_impl.select("*", any_broken.alias("any_broken")).where("any_broken > 0").collect()
     return [{"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"], "impl": r["impl"],
              "role": r["role"], "kind": r["kind"], "counts": _counts(r), "levels": sorted(r["levels"]),
              "vectors": [_vector(v) for v in r["vectors"]]}

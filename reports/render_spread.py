@@ -30,7 +30,7 @@ def _others(entry: dict) -> list[str]:
     if entry["not_judged"]:
         parts.append("not judged by " + ", ".join(f"{x['implementation']} ({x['outcome']})" for x in entry["not_judged"]))
     if entry["not_counted"]:
-        parts.append("not counted: " + ", ".join(f"{x['implementation']} ({x['role']}: {x['outcome']})"
+        parts.append("not counted: " + ", ".join(f"{x['implementation']} {x['outcome']} ({x['why']})"
                                                  for x in entry["not_counted"]))
     return parts
 

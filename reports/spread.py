@@ -58,8 +58,14 @@ def _worst(counts: dict[str, int]) -> str | None:
     return max(seen, key=lambda o: SEVERITY[o]) if seen else None
 
 
-def _counted(row: dict, spec: str, covers) -> bool:
-    return covers({"kind": row.get("kind"), "role": row.get("role")}, spec) not in (None, "reference")
+NOT_COUNTED = {"reference": "reference: mqconform's own code standing in",
+               None: "no verdict of its own on this spec"}
+
+
+def _not_counted(row: dict, spec: str, covers) -> str | None:
+    """Why an implementation is not counted on a spec (NOT_COUNTED), or None when it is."""
+    what = covers({"kind": row.get("kind"), "role": row.get("role")}, spec)
+    return NOT_COUNTED.get(what) if what in NOT_COUNTED else None
 
 
 def _vector(v: dict) -> dict:
@@ -71,7 +77,7 @@ def _vector(v: dict) -> dict:
 def views(rows: list[dict], clauses: dict, covers) -> dict:
     """{"fails_in_one": [...], "fails_in_all": [...]}, each entry one clause (by spec, revision, clause id):
     spec, spec_revision, clause_id, level, quote, failing (implementation, kind, outcome, vectors: the rows
-    that fail it), held, not_judged (implementation, outcome: its worst), not_counted (implementation, role,
+    that fail it), held, not_judged (implementation, outcome: its worst), not_counted (implementation, why,
     status, outcome). `covers` is reports/model.py `covers`."""
     by_clause: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -85,8 +91,9 @@ def views(rows: list[dict], clauses: dict, covers) -> dict:
             counts = {o: int(n) for o, n in (r.get("counts") or {}).items() if n}
             levels |= {lv for lv in r.get("levels") or () if lv}
             st = status(counts)
-            if not _counted(r, spec, covers):
-                not_counted.append({"implementation": r["impl"], "role": r.get("role"), "status": st,
+            why = _not_counted(r, spec, covers)
+            if why:
+                not_counted.append({"implementation": r["impl"], "why": why, "status": st,
                                     "outcome": _worst(counts)})
             elif st == "fails":
                 failing.append({"implementation": r["impl"], "kind": r.get("kind"),
