@@ -1,7 +1,7 @@
 """./mqconform COMMAND [ARGS]: the one command-line entry, in the manner of wpt's ./wpt.
 
 Each command is one line of COMMANDS: what it does, the exit codes its --help states, and the
-function that runs it. Commands that have a home elsewhere (report, gate, bench, coverage) are
+function that runs it. Commands that have a home elsewhere (report, diff, gate, bench, coverage) are
 handed their arguments untouched, so they read the same here and there; their --help is this
 entry's header, the home's option help, and the exit codes. Heavy imports (Spark, the pytest
 plugin) happen only inside the command that needs them.
@@ -269,6 +269,15 @@ REPORT_EXIT = f"""\
      executor in time, or with --wait-for: FILE did not appear within --wait-timeout
      (python -m reports build says 1 for the first two)
 """
+DIFF_EXIT = f"""\
+{REFER}
+  0  the diff was printed (changes or none)
+  2  usage or input error: bad arguments, no store at --store, a run no id, prefix or date of the
+     store names (the known runs are listed), a date or prefix two runs share (the candidates are
+     listed), or A and B the same run
+  3  Spark failed (the traceback says why), or the cluster gave no executor in time
+     (python -m reports diff says 1 for these)
+"""
 GATE_EXIT = f"""\
 {REFER}
   0  every fail / error / xfail in the latest run of each implementation is covered by an active
@@ -471,6 +480,9 @@ COMMANDS = {c.name: c for c in (
     Command("report", "build the HTML / Markdown / JSON report of result rows (Spark, Delta Lake store)",
             REPORT_EXIT, _mapped(_reports("build"), {1: 3}), "python -m reports build",
             lambda a: _options_only(_help_of(_reports("build"), a))),
+    Command("diff", "what changed between two runs of a report's store, clause by clause (Spark)",
+            DIFF_EXIT, _mapped(_reports("diff"), {1: 3}), "python -m reports diff",
+            lambda a: _options_only(_help_of(_reports("diff"), a))),
     Command("gate", "CI gate: fail on failures no expectation covers (no JVM)",
             GATE_EXIT, _mapped(_reports("gate"), {3: 1}), "python -m reports gate",
             lambda a: _options_only(_help_of(_reports("gate"), a))),

@@ -1,4 +1,4 @@
-"""python -m reports {build,gate,bench,coverage} ...
+"""python -m reports {build,diff,gate,bench,coverage} ...
 
 Heavy imports (pyspark, duckdb) happen inside each branch, so that `gate`
 starts in well under a second and `--help` works without Spark.
@@ -39,6 +39,15 @@ exit codes:
      started the build ended first; nothing was built
 """
 
+DIFF_EXIT_CODES = """\
+exit codes:
+  0  the diff was printed (changes or none)
+  1  Spark failed (the traceback says why), or the cluster gave no executor in time
+  2  usage or input error: bad arguments, no store at --store, a run no id, prefix or date of the
+     store names (the known runs are listed), a date or prefix two runs share (the candidates are
+     listed), or A and B the same run
+"""
+
 
 def _sizes(text: str) -> list[int]:
     try:
@@ -52,7 +61,7 @@ def _sizes(text: str) -> list[int]:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reports", description="mqconform compliance reports and the CI gate.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{build,gate,bench,coverage}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{build,diff,gate,bench,coverage}")
 
     b = sub.add_parser("build", help="aggregate results on Spark and write the report folder",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=BUILD_EXIT_CODES,
@@ -87,6 +96,22 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--as-of", default=None, metavar="WHEN",
                    help="rebuild the report from the store as it was at a date or time (2026-11-21, "
                         "2026-11-21T22:00:00Z) or at a version number; no --results")
+
+    f = sub.add_parser("diff", help="what changed between two runs of a build's store, clause by clause",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=DIFF_EXIT_CODES,
+                       description=textwrap.dedent("""\
+                           Compare two runs of the store (STORE/records of `reports build`): per implementation
+                           both ran, spec and revision, each clause whose outcome changed, with the rows behind
+                           the change on both sides (vector id, outcomes, the deciding step, the message).
+                           Markdown on stdout, or JSON with --json."""))
+    f.add_argument("a", metavar="A", help="the first run: a run id, a prefix of one (4 characters or more), or a "
+                                          "date YYYY-MM-DD (the run that started that day, UTC)")
+    f.add_argument("b", metavar="B", help="the second run, named the same way")
+    f.add_argument("--store", required=True, metavar="DIR",
+                   help="the store's folder: OUT/store of `reports build --out OUT`, or its --store")
+    f.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    f.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
+    f.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
 
     g = sub.add_parser("gate", help="fail on failures not covered by an active expectation (no Spark)",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=GATE_EXIT_CODES,
@@ -166,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         from . import build
 
         return build.run(master=args.master, conf=conf, **build_args)
+    if args.command == "diff":
+        from . import run_diff
+
+        return run_diff.run(args.a, args.b, args.store, as_json=args.json, master=args.master, conf=conf)
     if args.command == "bench":
         from . import bench
 

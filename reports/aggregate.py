@@ -25,6 +25,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.util import inheritable_thread_target
 
+from .coverage_rule import BROKEN
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
 from .record import tally_of
@@ -148,6 +149,32 @@ def _vector(v) -> dict:
     return out
 
 
+def clause_failures(latest: DataFrame) -> list[dict]:
+    """Per clause that a latest row fails (fail or xfail, by the clause's own outcome: clause_rows), one
+    row per implementation of it: its role and kind, the outcome counts of the clause, the levels of its
+    rows and the rows that fail it (their evidence). reports/spread.py makes the views of them.
+
+    Which clauses: a window over each clause, so that an implementation that held it (or did not judge
+    it) comes along with the ones that fail it."""
+    broken = F.col("clause_outcome").isin(*BROKEN)
+    counts = [F.sum(F.when(F.col("clause_outcome") == o, 1).otherwise(0)).alias(f"n_{o}") for o in OUTCOME_ORDER]
+    per_impl = (clause_rows(latest)
+                .groupBy("spec", "spec_revision", "clause_id", "impl")
+                .agg(F.first("implementation.role", ignorenulls=True).alias("role"),
+                     F.first("kind", ignorenulls=True).alias("kind"),
+                     F.collect_set("level").alias("levels"),
+                     F.collect_list(F.when(broken, F.struct("vector_id", "test_id", "outcome", "clause_outcome",
+                                                            "expected_outcome", "message", "failed_step",
+                                                            "error_kind"))).alias("vectors"),
+                     F.sum(broken.cast("int")).alias("n_broken"), *counts))
+    any_broken = F.max("n_broken").over(Window.partitionBy("spec", "spec_revision", "clause_id"))
+    rows = per_impl.select("*", any_broken.alias("any_broken")).where("any_broken > 0").collect()
+    return [{"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"], "impl": r["impl"],
+             "role": r["role"], "kind": r["kind"], "counts": _counts(r), "levels": sorted(r["levels"]),
+             "vectors": [_vector(v) for v in r["vectors"]]}
+            for r in rows]
+
+
 def header_sources(latest: DataFrame) -> list[dict]:
     """OpenMessaging: who set each header the latest rows checked, per implementation (`set_by`)."""
     rows = (latest.where(F.col("set_by").isNotNull())
@@ -242,17 +269,17 @@ def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
 
 
 def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
-    """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities, agg.profile_rows and
-    agg.fault_rows from the records of the two latest runs (`which`)."""
+    """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities, agg.profile_rows,
+    agg.fault_rows and agg.clause_failures from the records of the two latest runs (`which`)."""
     pair = pair.cache()
     try:
         pair.count()   # cached once, before the jobs below read it side by side
         latest = pair.where("which = 1")
         (agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities,
-         agg.profile_rows, agg.fault_rows) = side_by_side(
+         agg.profile_rows, agg.fault_rows, agg.clause_failures) = side_by_side(
             pair.sparkSession, lambda: cells(latest), lambda: level_counts(latest),
             lambda: header_sources(latest), lambda: diff(pair), lambda: identities(latest),
-            lambda: profile_rows(latest), lambda: fault_rows(latest))
+            lambda: profile_rows(latest), lambda: fault_rows(latest), lambda: clause_failures(latest))
     finally:
         pair.unpersist()
 

@@ -6,6 +6,7 @@ reports/model.py, the bench also checks that both engines agree.
 from __future__ import annotations
 
 from . import record
+from .coverage_rule import BROKEN
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
 
@@ -113,6 +114,26 @@ def compute(con, parquet_glob: str) -> Aggregates:
                                         ELSE list_transform(clause_ids, lambda x: {{'key': x, 'value': outcome}}) END) AS c
                   FROM latest)
             GROUP BY spec, spec_revision, c.key, impl"""))
+    ]
+    # reports/aggregate.py clause_failures: per clause some latest row fails, each implementation of it
+    broken = ", ".join(f"'{o}'" for o in sorted(BROKEN))
+    agg.clause_failures = [
+        {"spec": r["spec"], "spec_revision": r["spec_revision"], "clause_id": r["clause_id"], "impl": r["impl"],
+         "role": r["role"], "kind": r["kind"], "counts": _counts(r),
+         "levels": sorted(x for x in r["levels"] if x is not None), "vectors": list(r["vectors"] or [])}
+        for r in _dicts(con.execute(f"""
+            SELECT * EXCLUDE (n_broken) FROM (
+                SELECT spec, spec_revision, c.key AS clause_id, impl, any_value(role) AS role, any_value(kind) AS kind,
+                       list(DISTINCT level) AS levels,
+                       list({{'vector_id': vector_id, 'test_id': test_id, 'outcome': outcome, 'clause_outcome': c.value,
+                              'expected_outcome': expected_outcome, 'message': message, 'failed_step': failed_step,
+                              'error_kind': error_kind}}) FILTER (WHERE c.value IN ({broken})) AS vectors,
+                       sum(CASE WHEN c.value IN ({broken}) THEN 1 ELSE 0 END) AS n_broken, {clause_counts}
+                FROM (SELECT *, unnest(CASE WHEN clause_outcomes IS NOT NULL THEN map_entries(clause_outcomes)
+                                            ELSE list_transform(clause_ids, lambda x: {{'key': x, 'value': outcome}}) END) AS c
+                      FROM latest)
+                GROUP BY spec, spec_revision, c.key, impl)
+            QUALIFY max(n_broken) OVER (PARTITION BY spec, spec_revision, clause_id) > 0"""))
     ]
     agg.header_sources = [
         {"impl": r["impl"], "header": r["header"], "sources": sorted(r["sources"])}

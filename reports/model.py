@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixtures.verdict.levels import GROUPS, LEVEL_RANK, group_of
 
-from . import coverage_rule, faults, profile, versions
+from . import coverage_rule, faults, profile, spread, versions
 from .outcomes import (
     CONFORMANT,
     CONFORMANT_EXCEPT_SHOULD,
@@ -55,6 +55,9 @@ class Aggregates:
     # latest run, rows with a `tally` (fault vectors): impl, kind, role, broker, protocol, vector_id, test_id,
     # outcome, expected_outcome, message, tally (reports/record.py `tally_of`)
     fault_rows: list[dict] = field(default_factory=list)
+    # latest run, per clause some row fails (fail, xfail), each implementation of it: spec, spec_revision,
+    # clause_id, impl, role, kind, counts, levels, vectors (the rows that fail it); reports/spread.py
+    clause_failures: list[dict] = field(default_factory=list)
 
 
 def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
@@ -293,6 +296,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,
         "across_versions": versions.across_versions(agg.cells, agg.identities, clauses),
+        "spread": spread.views(agg.clause_failures, clauses, covers),
         "history": history,
         "diff": diff,
         "flaky": flaky,

@@ -11,7 +11,7 @@ from html import escape
 
 from fixtures.verdict.levels import group_of
 
-from . import badges, charts, render_compare, render_faults
+from . import badges, charts, render_compare, render_faults, render_spread
 from .outcomes import OUTCOME_ORDER
 from .render_compare import SHORT
 
@@ -460,6 +460,7 @@ def render(report: dict) -> str:
         f'<section id="compliance-matrix"><h2>Compliance matrix</h2>{_matrix(report, ids)}</section>'
         f'<section id="across-versions"><h2>Across versions</h2>{_across_versions(report, ids)}</section>'
         f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
+        f'{render_spread.sections(report.get("spread") or {})}'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
         f'<section id="faults"><h2>Faults</h2>{render_faults.html(report.get("faults") or [])}</section>'

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from fixtures.verdict.levels import GROUPS, group_of
 
-from . import render_faults
+from . import render_faults, render_spread
 from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
 from .render_html import decided_by
@@ -191,6 +191,7 @@ def render(report: dict) -> str:
     if len(failing) > MAX_LIST:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
 
+    lines += render_spread.markdown(report.get("spread") or {})
     lines += ["", "## Since the previous run", ""]
     if not report["diff"]:
         lines.append("No implementation has two runs yet.")

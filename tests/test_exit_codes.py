@@ -53,6 +53,7 @@ def test_run_help_prints_no_script_internals():
     ["certify", "--endpoint", "x=amqp://u:p@127.0.0.1:1", "--expectations", "expectations"],
     ["verify", "/nonexistent/bundle"],
     ["report", "--no-such-option"],
+    ["diff", "run-a", "run-b"],                           # --store missing
     ["gate", "--results", "/nonexistent/results.jsonl", "--expectations", "expectations"],
     ["bench"],
     ["bench", "brokers", "--target", "no-such-target"],
