@@ -3,7 +3,8 @@ what, and which names are the suite's). The sweep itself runs against a real bro
 tests/provision/test_vendor_endpoint.py."""
 import pytest
 
-from fixtures.adapters.amqp10 import noted, unfindable, v1_effect
+from fixtures.adapters.amqp10 import noted, unfindable
+from fixtures.adapters.rabbitmq_addresses import v1_effect
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.run import footprint
 
