@@ -4,8 +4,8 @@ tests/provision/test_vendor_endpoint.py."""
 import pytest
 
 from fixtures.adapters.amqp10 import noted, unfindable
-from fixtures.adapters.rabbitmq_addresses import v1_effect
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.adapters.rabbitmq_addresses import v1_effect
 from fixtures.run import footprint
 
 
