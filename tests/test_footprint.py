@@ -3,7 +3,9 @@ what, and which names are the suite's). The sweep itself runs against a real bro
 tests/provision/test_vendor_endpoint.py."""
 import pytest
 
+from fixtures.adapters.amqp10 import noted, unfindable
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.adapters.rabbitmq_addresses import v1_effect
 from fixtures.run import footprint
 
 
@@ -22,7 +24,7 @@ from fixtures.run import footprint
     ("receiver", None, None),
 ])
 def test_what_an_attach_makes_the_broker_declare(role, address, effect):
-    assert footprint.v1_effect(role, address) == effect
+    assert v1_effect(role, address) == effect
 
 
 def test_only_the_suites_names_are_ever_deleted():
@@ -34,8 +36,8 @@ def test_only_the_suites_names_are_ever_deleted():
         fp.declaring("queue", "mqc.a.q")
         fp.declaring("exchange", "mqc.a.x")
         fp.deleted("exchange", "mqc.a.x")
-        fp.attached("receiver", "/exchange/amq.fanout")   # bound to nothing of the suite's: not guessed at
-        fp.attached("receiver", "/topic/mqc.a.t")         # no management API: said at the end
+        noted(fp, "attached", "receiver", "/exchange/amq.fanout")   # bound to nothing of the suite's: not guessed at
+        noted(fp, "attached", "receiver", "/topic/mqc.a.t")       # no management API: said at the end
         line = fp.sweep()                                  # nothing listens on port 1: nothing deleted
     finally:
         footprint.forget(ep)
@@ -45,15 +47,15 @@ def test_only_the_suites_names_are_ever_deleted():
 
 
 def test_a_server_named_queue_that_could_not_be_found_is_said_before_the_attach():
-    """unfindable: a v1 source of the suite's with no management API to find its queue afterwards."""
+    """unfindable (the AMQP 1.0 adapter's): a v1 source of the suite's with no management API to find its
+    queue afterwards."""
     from fixtures.adapters.endpoint import Endpoint
     from fixtures.run.footprint import Footprint
 
     none = Footprint(Endpoint("h", 5672, "u", "p", options=(("management", "none"),)), "t")
-    assert "management=none" in none.unfindable("receiver", "/exchange/amq.direct/mqc.ab.bk")
-    assert none.unfindable("receiver", "/topic/mqc.ab.t") is not None
-    assert none.unfindable("sender", "/exchange/amq.direct/mqc.ab.bk") is None      # a target makes nothing
-    assert none.unfindable("receiver", "/queues/mqc.ab.q") is None                  # not server-named
-    assert none.unfindable("receiver", "/exchange/vendor.x/vendor.k") is None       # not the suite's: not guarded
+    assert "management=none" in unfindable(none, "/exchange/amq.direct/mqc.ab.bk")
+    assert unfindable(none, "/topic/mqc.ab.t") is not None
+    assert unfindable(none, "/queues/mqc.ab.q") is None                  # not server-named
+    assert unfindable(none, "/exchange/vendor.x/vendor.k") is None       # not the suite's: not guarded
     closed = Footprint(Endpoint("127.0.0.1", 5672, "u", "p", options=(("management", "http://127.0.0.1:1"),)), "t")
-    assert "no management API answered at http://127.0.0.1:1" in closed.unfindable("receiver", "/topic/mqc.ab.t")
+    assert "no management API answered at http://127.0.0.1:1" in unfindable(closed, "/topic/mqc.ab.t")

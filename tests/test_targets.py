@@ -49,6 +49,15 @@ def test_endpoint_states_its_topic_address(catalog):
     assert Broker(target).topic_address("a/b") == ("topic://a%2Fb", False)
 
 
+def test_a_product_without_a_template_names_queues_as_its_module_says():
+    # an endpoint states no amqp10_queue: RabbitMQ's own forms by version, else the bare name
+    assert Broker(Target("e", ("amqp10",), "RabbitMQ", "4.0.5")).queue_address("a/b") == "/queues/a%2Fb"
+    assert Broker(Target("e", ("amqp10",), "rabbitmq", "3.10.8")).queue_address("a/b") == "/amq/queue/a/b"
+    assert Broker(Target("e", ("amqp10",), "rabbitmq", None)).queue_address("q") == "/amq/queue/q"
+    assert Broker(Target("e", ("amqp10",), "artemis", "2.56.0")).queue_address("q") == "q"
+    assert Broker(Target("e", ("amqp10",), None, None)).queue_address("q") == "q"
+
+
 def test_target_globs_and_unknown_names(catalog):
     assert [r.name for r in select(catalog, ["garagemq"], {})] == ["garagemq"]
     with pytest.raises(ValueError, match="matches no target"):
