@@ -9,8 +9,8 @@ class _Item:
     def __init__(self, nodeid, om=False):
         self.nodeid = nodeid
         target = SimpleNamespace(name=nodeid.rsplit("::", 1)[-1].rstrip("]")) if "[" in nodeid else None
-        spec = "openmessaging" if om else "ce-amqp"
-        self.callspec = SimpleNamespace(params={"vector": SimpleNamespace(spec=spec), "target": target})
+        spec, kind = ("openmessaging", "om-message") if om else ("ce-amqp", "behaviour")
+        self.callspec = SimpleNamespace(params={"vector": SimpleNamespace(spec=spec, kind=kind, input={}), "target": target})
         self._om = om
 
     def get_closest_marker(self, name):

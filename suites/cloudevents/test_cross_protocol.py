@@ -12,6 +12,7 @@ from fixtures.measurements import crossproto
 from fixtures.plugin.run import results_path, run_id
 from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
+from fixtures.run.caseid import CaseId
 
 _ROWS = []
 
@@ -23,8 +24,8 @@ def pytest_generate_tests(metafunc):
     vectors = [] if isinstance(vs, Exception) else [
         v for spec in ("ce-amqp", "ce-rabbitmq") for v in vs.by_spec(spec, "encode")]
     targets = [t for t in run_targets(metafunc.config) if {"amqp10", "amqp091"} <= set(t.protocols) and t.runs_spec("ce-amqp")]
-    # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
-    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=f"{v.id}::{t.name}") for v in vectors for t in targets])
+    # the case id names the target: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
+    metafunc.parametrize("xvector,xtarget", [pytest.param(v, t, id=str(CaseId(v.id, t.name))) for v in vectors for t in targets])
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from fixtures.measurements import transit
 from fixtures.plugin.run import results_path, run_id
 from fixtures.plugin.targets import reach, run_targets
 from fixtures.plugin.vectors import vector_set
+from fixtures.run.caseid import CaseId
 
 _ROWS = []
 SPECS = ("ce-amqp", "ce-rabbitmq", "ce-rocketmq")
@@ -28,8 +29,8 @@ def pytest_generate_tests(metafunc):
         for spec in SPECS:
             protocol = PROFILES[spec].protocol
             targets = [t for t in run_targets(metafunc.config) if protocol in t.protocols]
-            # id ends in ::<target>: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
-            cases += [pytest.param(v, t, id=f"{v.id}::{t.name}")
+            # the case id names the target: the unit of work under --dist loadgroup (fixtures/run/scheduling.py)
+            cases += [pytest.param(v, t, id=str(CaseId(v.id, t.name)))
                       for v in vs.by_spec(spec) if v.kind in ("encode", "decode") for t in targets]
     metafunc.parametrize("xvector,xtarget", cases)
 

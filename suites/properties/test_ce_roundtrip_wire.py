@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from fixtures.codecs.base import MODES
 from fixtures.codecs.bindings import PROFILES
 from fixtures.plugin.targets import reach, run_targets
+from fixtures.run.caseid import CaseId
 from fixtures.strategies import events
 from fixtures.strategies.brokers import check_through_broker
 
@@ -28,8 +29,8 @@ def pytest_generate_tests(metafunc):
     for target in run_targets(metafunc.config):
         for spec, profile in PROFILES.items():
             if profile.protocol in target.protocols and target.runs_spec(spec):
-                # the id ends in ::<target>: one worker per target under --dist loadgroup
-                params += [pytest.param(spec, mode, target, id=f"{spec}-{mode}::{target.name}") for mode in MODES]
+                # the case id names the target: one worker per target under --dist loadgroup
+                params += [pytest.param(spec, mode, target, id=str(CaseId(f"{spec}-{mode}", target.name))) for mode in MODES]
     metafunc.parametrize("spec,mode,ptarget", params)
 
 
