@@ -12,7 +12,7 @@ from fixtures.vectordata import vectorschema
 
 
 def test_every_kind_declares_a_schema_part_a_lint_and_what_it_runs_over():
-    assert set(kinds.ids()) >= {"encode", "decode", "behaviour", "om-message", "om-scenario"}
+    assert set(kinds.ids()) >= {"encode", "decode", "behaviour", "om-message", "om-scenario", "om-fault"}
     for k in kinds.kinds():
         assert (kinds.SCHEMA_DIR / k.schema).is_file() and callable(k.checks) and k.over in kinds.OVER, k
 
@@ -52,12 +52,20 @@ def test_the_composed_schema_lists_every_kind_and_checks_each_by_its_part():
 def test_a_definition_in_two_parts_is_an_error_naming_both(tmp_path, monkeypatch):
     part = json.loads((kinds.SCHEMA_DIR / "link_vectors.json").read_text())
     part["$defs"]["judges"] = {"type": "array"}   # also the common part's
+    for other in kinds.SCHEMA_DIR.glob("*.json"):
+        (tmp_path / other.name).write_text(other.read_text())
     (tmp_path / "link_vectors.json").write_text(json.dumps(part))
-    (tmp_path / "codec_vectors.json").write_text((kinds.SCHEMA_DIR / "codec_vectors.json").read_text())
-    (tmp_path / "om_vectors.json").write_text((kinds.SCHEMA_DIR / "om_vectors.json").read_text())
     monkeypatch.setattr(kinds, "SCHEMA_DIR", tmp_path)
     with pytest.raises(ValueError, match=r"link_vectors.json: \$defs/judges is also defined in vectors.schema.json"):
         vectorschema.vector_schema()
+
+
+def test_only_the_fault_kind_faults_its_broker_and_it_runs_like_the_other_om_kinds():
+    assert [k.id for k in kinds.kinds() if k.faults] == ["om-fault"]
+    fault, scenario = kinds.get("om-fault"), kinds.get("om-scenario")
+    same = ("over", "providers", "runs", "on_reach", "on_end", "pooled", "expect")
+    assert {a: getattr(fault, a) for a in same} == {a: getattr(scenario, a) for a in same}
+    assert fault.schema != scenario.schema and fault.input == "om_fault_input"
 
 
 def test_the_hooks_are_called_once_each(monkeypatch):

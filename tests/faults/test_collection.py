@@ -6,10 +6,9 @@ from fixtures.plugin.collect import in_scope_order, without_faults
 
 
 class _Item:
-    def __init__(self, nodeid, scenario=None):
+    def __init__(self, nodeid, kind="om-message", scenario=None):
         self.nodeid = nodeid
         target = SimpleNamespace(name=nodeid.rsplit("::", 1)[-1].rstrip("]"))
-        kind = "om-scenario" if scenario else "om-message"
         vector = SimpleNamespace(spec="openmessaging", kind=kind, input={"scenario": scenario} if scenario else {})
         self.callspec = SimpleNamespace(params={"vector": vector, "target": target})
 
@@ -28,8 +27,10 @@ class _Config:
 
 
 def _items():
-    return [_Item("om.py::t[f1::a]", "fault"), _Item("om.py::t[v1::a]"), _Item("om.py::t[r1::a]", "durability-restart"),
-            _Item("om.py::t[v2::b]", "redelivery"), _Item("om.py::t[v3::a]", "redelivery")]
+    """Faulting is the kind's (om-fault), never the scenario's name: an om-scenario is never faulting."""
+    return [_Item("om.py::t[f1::a]", "om-fault", "fault"), _Item("om.py::t[v1::a]"),
+            _Item("om.py::t[r1::a]", "om-fault", "durability-restart"),
+            _Item("om.py::t[v2::b]", "om-scenario", "redelivery"), _Item("om.py::t[v3::a]", "om-scenario", "fault")]
 
 
 def test_a_targets_fault_vectors_run_after_all_its_other_tests():

@@ -22,8 +22,40 @@ def test_no_problem_in_the_tree(om_tree):
 
 
 def test_scenarios_named_by_vectors_exist(om_vectors):
-    for v in om_vectors.by_spec("openmessaging", kind="om-scenario"):
-        assert v.input["scenario"] in SCENARIOS, v.id
+    for kind in ("om-scenario", "om-fault"):
+        for v in om_vectors.by_spec("openmessaging", kind=kind):
+            assert v.input["scenario"] in SCENARIOS, v.id
+
+
+def test_the_fault_vectors_are_of_the_fault_kind(om_vectors):
+    fault = om_vectors.by_spec("openmessaging", kind="om-fault")
+    assert {v.input["scenario"] for v in fault} == {"fault", "durability-restart"}
+    assert all(v.id.startswith("openmessaging.faults.") or v.id.endswith("durability-survives-restart") for v in fault)
+
+
+_FAULT = ("  - id: openmessaging.bad.fault\n"
+          "    clauses: [openmessaging/delivery-semantics/at-least-once]\n    kind: {kind}\n"
+          "    status: tentative\n    description: d\n    readings: [mode, classification]\n"
+          "    input: {{scenario: fault, params: {{fault: {fault}, semantics: at-least-once}}}}\n"
+          "    expect: {{checks: [{{of: observe.lost, is: {{equals: 0}}}}]}}\n")
+
+
+def test_a_fault_vector_loads_as_its_own_kind(tmp_path):
+    assert [v.kind for v in load_vectors(_tree(tmp_path, _FAULT.format(kind="om-fault", fault="kill"))).vectors] == ["om-fault"]
+
+
+def test_a_fault_vector_declared_as_a_scenario_names_file_line_and_field(tmp_path):
+    _tree(tmp_path, _FAULT.format(kind="om-scenario", fault="kill"))
+    with pytest.raises(VectorError) as exc:
+        load_vectors(tmp_path)
+    text = str(exc.value)
+    assert "bad.yaml:10" in text and "openmessaging.bad.fault" in text and "input.scenario" in text and "'fault'" in text
+
+
+def test_an_unknown_fault_is_refused_by_the_kinds_lint(tmp_path):
+    _tree(tmp_path, _FAULT.format(kind="om-fault", fault="reboot"))
+    with pytest.raises(VectorError, match=r"bad.yaml:10.*params.fault, one of restart, kill, pause, cut \(got 'reboot'\)"):
+        load_vectors(tmp_path)
 
 
 def test_one_level_per_vector_and_optional_clauses_in_their_own_vectors(om_vectors):
