@@ -20,9 +20,10 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from fixtures.verdict.row import TALLY_COUNTS, TALLY_IDS
+
 from . import validate
 from .outcomes import OUTCOMES
-from .record import TALLY_COUNTS, TALLY_IDS
 from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse or fit the schema
