@@ -310,12 +310,6 @@ def _run_date() -> Column:
     return F.to_date(F.try_to_timestamp(F.col("run_started")))
 
 
-def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
-    """Valid records of the inputs, normalized; invalid ones are dropped (callers that must refuse
-    them call check() first)."""
-    return normalize(read_raw(spark, paths))
-
-
 def exists(spark: SparkSession, path: str) -> bool:
     fs, hpath = _hadoop(spark, path)
     return bool(fs.exists(hpath))
