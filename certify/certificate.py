@@ -26,6 +26,7 @@ from fixtures.verdict import expectations as exp_mod  # noqa: E402
 from fixtures.verdict.levels import GROUPS, group_of  # noqa: E402
 from reports import clauses as clause_files  # noqa: E402
 from reports import gate, model  # noqa: E402
+from reports.markdown import md_cell, shorten  # noqa: E402
 from reports.outcomes import (  # noqa: E402
     CONFORMANT,
     CONFORMANT_EXCEPT_SHOULD,
@@ -35,7 +36,7 @@ from reports.outcomes import (  # noqa: E402
     NOT_CONFORMANT,
     OUTCOME_ORDER,
 )
-from reports.render_md import md_cell, outcome_counts, shorten  # noqa: E402
+from reports.render_md import outcome_counts  # noqa: E402
 
 from . import (  # noqa: E402
     counts,

@@ -9,13 +9,13 @@ The rules it keeps:
 - an `error` row judged nothing: it is listed with the clauses it would have judged, never as a
   failed clause (it makes a verdict incomplete: docs/verdicts.md);
 - a reason is the row's message on one line, split into what the vector checks and what was found,
-  never cut inside a word (reports/render_md.py `shorten`).
+  never cut inside a word (reports/markdown.py `shorten`).
 """
 from __future__ import annotations
 
 from fixtures.verdict.levels import LEVEL_RANK
 from reports.gate import blamed
-from reports.render_md import md_cell, shorten
+from reports.markdown import md_cell, shorten
 
 REASON_LIMIT = 400   # characters of a row's message on the certificate; results.jsonl has all of it
 

@@ -81,7 +81,7 @@ _ALL_FACTS = ("amqp_address_v1", "amqp10_auto_create", "config_default")   # an 
 
 def stated_facts(endpoint: str | None) -> dict[str, str]:
     """The facts the certified endpoint's URL stated (?amqp_address_v1=denied, ...)."""
-    from fixtures.adapters.endpoint import FACT_VALUES
+    from fixtures.vectordata.facts import FACT_VALUES
 
     if not endpoint:
         return {}

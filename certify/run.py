@@ -1,6 +1,6 @@
 """`./mqconform certify --endpoint NAME=URL [--spec GLOB]...`: certify one broker, write one bundle.
 
-Steps, each said with its elapsed time (fixtures/run/progress.py):
+Steps, each said with its elapsed time (fixtures/provision/progress.py):
   1. check the arguments: the endpoint URL (refused with the password masked), the declared
      deviations file (fixtures/verdict/expectations.py: file, line and field), the output folder (new);
   2. run every suite that yields rows (not the drawn property tests, not the cross-protocol
@@ -154,7 +154,7 @@ def _declared(name: str, deviations: str | None):
 def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file: str | None = None,
             deviations: str | None = None, timeout_s: float | None = None, allow_users: bool = False) -> int:
     from fixtures.adapters.endpoint import EndpointError, parse_option
-    from fixtures.run import progress
+    from fixtures.provision import progress
 
     # 1. arguments
     try:
@@ -191,7 +191,7 @@ def certify_codec(codec: str, specs: list[str], out: str | None = None, deviatio
     from fixtures.codecs.registry import CodecRegistryError, parse_codec_option
     from fixtures.process import codeccheck
     from fixtures.process.session import log_path
-    from fixtures.run import progress
+    from fixtures.provision import progress
 
     # 1. arguments, then the handshake alone: nothing runs against a shim that cannot talk
     try:

@@ -1,7 +1,7 @@
 """The facts the vendor stated of their broker, on the certificate (a section of its own).
 
 An endpoint's URL states facts of the broker's configuration (`?amqp_address_v1=denied`, the
-facts of fixtures/adapters/endpoint.FACT_VALUES); they decide which vectors apply. The rows keep
+facts of fixtures/vectordata/facts.FACT_VALUES); they decide which vectors apply. The rows keep
 them in their provenance (`stated_<fact>`, fixtures/run/brokers.py), so the certificate shows them
 from the rows, and `verify` finds them again there. A fact not stated is listed too, with the
 vectors that were not_applicable for want of it.
@@ -13,7 +13,7 @@ PREFIX = "stated_"
 
 def of(rows: list[dict]) -> dict:
     """{"stated": {fact: value}, "not_stated": {fact: [vector ids not_applicable for want of it]}}."""
-    from fixtures.adapters.endpoint import FACT_VALUES
+    from fixtures.vectordata.facts import FACT_VALUES
 
     stated: dict[str, str] = {}
     for r in rows:

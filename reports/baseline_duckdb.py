@@ -5,10 +5,12 @@ reports/model.py, the bench also checks that both engines agree.
 """
 from __future__ import annotations
 
-from . import record
+from fixtures.verdict import row
+
 from .coverage_rule import BROKEN
 from .model import Aggregates, latest_two
 from .outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
+from .record import tally_of
 
 
 def _case(column: str, mapping: dict) -> str:
@@ -30,7 +32,7 @@ def _dicts(cur) -> list[dict]:
 
 
 def duck_type(t) -> str:
-    """The DuckDB type of a record type (reports/record.py)."""
+    """The DuckDB type of a record type (fixtures/verdict/row.py)."""
     if isinstance(t, str):
         return {"string": "VARCHAR", "int": "INTEGER", "double": "DOUBLE"}[t]
     if t[0] == "array":
@@ -41,20 +43,20 @@ def duck_type(t) -> str:
 
 
 def _schema4(con, parquet_glob: str) -> tuple[str, str, str]:
-    """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (reports/record.py): a
+    """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (fixtures/verdict/row.py): a
     file written before schema 3 has no implementation.role (product, except mqconform's reference codecs
     and mappings: fixtures/verdict/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
     (null)."""
     types = {r[0]: r[1] for r in con.execute(
         f"DESCRIBE SELECT * FROM read_parquet('{parquet_glob}', union_by_name = true)").fetchall()}
-    refs = ", ".join(f"'{n}'" for n in sorted(record.reference_names()))
+    refs = ", ".join(f"'{n}'" for n in sorted(row.reference_names()))
     guessed = (f"CASE WHEN implementation.name IN ({refs}) OR starts_with(implementation.name, "
-               f"'{record.REFERENCE_PROVIDER_PREFIX}') THEN 'reference' ELSE 'product' END")
-    roles = ", ".join(f"'{r}'" for r in record.ROLES)
+               f"'{row.REFERENCE_PROVIDER_PREFIX}') THEN 'reference' ELSE 'product' END")
+    roles = ", ".join(f"'{r}'" for r in row.ROLES)
     role = (f"CASE WHEN implementation.role IN ({roles}) THEN implementation.role ELSE {guessed} END"
             if "role VARCHAR" in types.get("implementation", "") else guessed)
-    profile = "profile" if "profile" in types else f"NULL::{duck_type(record.PROFILE)}"
-    tally = "tally" if "tally" in types else f"NULL::{duck_type(record.TALLY)}"
+    profile = "profile" if "profile" in types else f"NULL::{duck_type(row.PROFILE)}"
+    tally = "tally" if "tally" in types else f"NULL::{duck_type(row.TALLY)}"
     return role, profile, tally
 
 
@@ -164,7 +166,7 @@ def compute(con, parquet_glob: str) -> Aggregates:
     ]
     # reports/aggregate.py fault_rows: the latest rows that carry a tally (fault vectors)
     agg.fault_rows = [
-        {**r, "tally": record.tally_of(r)}
+        {**r, "tally": tally_of(r)}
         for r in _dicts(con.execute("""
             SELECT impl, kind, role, provenance['broker'] AS broker, protocol, vector_id, test_id, outcome,
                    expected_outcome, message, tally

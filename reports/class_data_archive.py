@@ -25,6 +25,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from reports.sparkconf import DEFAULTS
+
 FOLDER = Path(os.environ.get("MQCONFORM_SPARK_CDS_DIR", Path(sys.prefix) / "spark-cds"))
 # Silence CDS's own messages: an archive the JVM cannot use (another build of it) is not an error.
 QUIET = "-Xlog:cds*=off"
@@ -92,8 +94,6 @@ def make() -> Path:
         "spark.stop()\n"
         "proc.stdin.close()\n"
         "proc.wait(300)  # the JVM writes the archive as it exits\n")
-    from reports.session import DEFAULTS
-
     options = f"{DEFAULTS['spark.driver.extraJavaOptions']} -XX:ArchiveClassesAtExit={tmp} {QUIET}"
     with tempfile.TemporaryDirectory(prefix="mqconform-cds-") as d:
         env = {**os.environ, "MQCONFORM_SPARK_CDS": "0"}

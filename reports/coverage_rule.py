@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from fixtures.verdict.applicability import why_not
 from fixtures.verdict.levels import group_of
+from fixtures.verdict.row import role_of
 
 from .outcomes import MUST_HELD
-from .record import role_of
 
 HELD = frozenset({"pass", "xpass"})
 BROKEN = frozenset({"fail", "xfail"})

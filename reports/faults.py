@@ -15,7 +15,7 @@ The rules:
 """
 from __future__ import annotations
 
-from .record import TALLY_COUNTS
+from fixtures.verdict.row import TALLY_COUNTS
 
 FAULT_FAMILY = "openmessaging.faults."
 SEMANTICS = ("at-least-once", "at-most-once", "exactly-once")

@@ -59,6 +59,15 @@ class GateResult:
     broader: list[str] = field(default_factory=list)       # entries broader than the rows they cover (warnings)
 
 
+def gate_warnings(expectations, implementations_in_results) -> list[str]:
+    """The warnings about expectations entries that can match nothing: known implementations are the
+    catalog's, the codecs' and those in the results; vectors and clauses those of this checkout."""
+    from fixtures.plugin.implementations import known_implementations
+
+    vector_ids, clause_ids = exp_mod.known_ids(Path(__file__).resolve().parents[1] / "vectors")
+    return exp_mod.problems(expectations, known_implementations(implementations_in_results), vector_ids, clause_ids)
+
+
 def blamed(row: dict) -> list[str]:
     """The clauses a failing row fails; a schema version 1 row blames every clause it cites."""
     outcomes = row.get("clause_outcomes")
@@ -152,7 +161,7 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
     if not reading.rows:
         print("reports gate: no result records in the inputs; refusing to pass an empty run", file=sys.stderr)
         return EXIT_USAGE
-    for line in exp_mod.gate_warnings(expectations, {r["impl"] for r in reading.rows}):
+    for line in gate_warnings(expectations, {r["impl"] for r in reading.rows}):
         print(f"reports gate: warning: expectations: {line}", file=sys.stderr)
     res = evaluate(reading.rows, expectations, today or dt.date.today())
     for line in res.broader:

@@ -1,6 +1,8 @@
 """Outcomes: their order, classes and the verdict values. Plain Python (the levels: fixtures/verdict/levels.py)."""
 from __future__ import annotations
 
+from fixtures.verdict import row
+
 # Worst first. A matrix cell shows the worst outcome of the vectors behind it:
 #   fail           a definite violation;
 #   error          could not be judged, so it may hide a fail;
@@ -12,7 +14,7 @@ from __future__ import annotations
 # This puts xfail above xpass (the brief suggested the reverse): a cell holding
 # one known deviation and one stale expectation must still show the deviation.
 OUTCOME_ORDER = ("fail", "error", "xfail", "xpass", "unsupported", "not_applicable", "pass")
-OUTCOMES = frozenset(OUTCOME_ORDER)
+OUTCOMES = frozenset(row.OUTCOMES)     # the row's outcomes (fixtures/verdict/row.py); OUTCOME_ORDER orders them all
 # Severity as an integer, higher is worse, so that engines can take max().
 SEVERITY = {o: len(OUTCOME_ORDER) - 1 - i for i, o in enumerate(OUTCOME_ORDER)}
 BY_SEVERITY = {v: k for k, v in SEVERITY.items()}

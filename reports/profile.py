@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from .record import PROFILE_STATUSES
+from fixtures.verdict.row import PROFILE_STATUSES
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "vectors" / "openmessaging" / "profile.yaml"
 RANK = {s: i for i, s in enumerate(PROFILE_STATUSES)}   # native 0 ... unknown 3: lower decides

@@ -20,9 +20,10 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from fixtures.verdict.row import TALLY_COUNTS, TALLY_IDS
+
 from . import validate
 from .outcomes import OUTCOMES
-from .record import TALLY_COUNTS, TALLY_IDS
 from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse or fit the schema
@@ -307,12 +308,6 @@ def normalize(df: DataFrame) -> DataFrame:
 def _run_date() -> Column:
     """The store's partition of a record: the UTC date of its run (the session's time zone is UTC)."""
     return F.to_date(F.try_to_timestamp(F.col("run_started")))
-
-
-def read_results(spark: SparkSession, paths: list[str] | Inputs) -> DataFrame:
-    """Valid records of the inputs, normalized; invalid ones are dropped (callers that must refuse
-    them call check() first)."""
-    return normalize(read_raw(spark, paths))
 
 
 def exists(spark: SparkSession, path: str) -> bool:

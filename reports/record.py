@@ -1,89 +1,14 @@
-"""The result record (docs/results.md), typed once: Spark's schema (reports/schema.py), the bench's
-Arrow schema and every reader of the report take the fields from here. Plain Python.
-
-A type is "string", "int", "double", ("array", T), ("map", K, V) or ("struct", FIELDS), FIELDS being
-(name, type) pairs. Fields that a row of an older schema lacks read as null; `with_defaults` and the
-engines' readers (reports/read.py, reports/baseline_duckdb.py) give them the values schema 4 means
-(fixtures/verdict/records.py `role_of`: role `product`, except mqconform's reference codecs and mappings; no
-profile: an empty one; no tally: null).
+"""The result row as the reports read it: a row's implementation, profile and tally as plain Python,
+whatever schema version wrote it. The row itself (fields, types, schema version) is typed once, in
+fixtures/verdict/row.py.
 """
 from __future__ import annotations
 
-from fixtures.verdict.records import (  # noqa: F401
-    REFERENCE_PROVIDER_PREFIX,
-    ROLES,
-    SCHEMA_VERSION,
-    TALLY_COUNTS,
-    TALLY_IDS,
-    reference_names,
-    role_of,
-)
-
-STR_MAP = ("map", "string", "string")
-
-IMPLEMENTATION = ("struct", (
-    ("name", "string"),
-    ("kind", "string"),         # codec | broker | provider
-    ("version", "string"),
-    ("provenance", STR_MAP),    # a provider's: broker, broker_product, broker_version, protocol, ...
-    ("role", "string"),         # product | reference (schema 3)
-))
-
-FAILED_STEP = ("struct", (
-    ("index", "int"),
-    ("action", "string"),
-    ("role", "string"),
-    ("clause_ids", ("array", "string")),
-))
-
-# requirement id (vectors/openmessaging/profile.yaml) -> what the row observed (schema 3)
-PROFILE_ENTRY = ("struct", (("status", "string"), ("evidence", "string")))
-PROFILE = ("map", "string", PROFILE_ENTRY)
-PROFILE_STATUSES = ("native", "emulated", "absent", "unknown")   # strongest first
-
-# a fault vector's count (schema 4): the fault, what was sent, confirmed, delivered, lost, duplicated
-TALLY = ("struct", (
-    ("fault", "string"),
-    *((n, "int") for n in TALLY_COUNTS),
-    *((n, ("array", "string")) for n in TALLY_IDS),
-))
-
-FIELDS = (
-    ("schema_version", "int"),
-    ("run_id", "string"),
-    ("run_started", "string"),
-    ("suite_version", "string"),
-    ("vectors_digest", "string"),
-    ("spec", "string"),
-    ("spec_revision", "string"),
-    ("clause_ids", ("array", "string")),
-    ("level", "string"),
-    ("clause_outcomes", STR_MAP),
-    ("failed_step", FAILED_STEP),
-    ("error_kind", "string"),
-    ("notes", ("array", "string")),
-    ("set_by", STR_MAP),
-    ("profile", PROFILE),
-    ("tally", TALLY),
-    ("test_id", "string"),
-    ("vector_id", "string"),
-    ("vector_status", "string"),
-    ("implementation", IMPLEMENTATION),
-    ("adapter", "string"),
-    ("protocol", "string"),
-    ("outcome", "string"),
-    ("expected_outcome", "string"),
-    ("message", "string"),
-    ("started", "string"),
-    ("duration_s", "double"),
-)
-
-FIELD_NAMES = [name for name, _ in FIELDS]
-IMPLEMENTATION_FIELDS = [name for name, _ in IMPLEMENTATION[1]]
+from fixtures.verdict.row import PROFILE_STATUSES, TALLY_COUNTS, TALLY_IDS, role_of
 
 
 def implementation_of(row: dict) -> dict:
-    """A row's implementation as schema 3 and later have it: role set (fixtures/verdict/records.py `role_of`), provenance a dict."""
+    """A row's implementation as schema 3 and later have it: role set (fixtures/verdict/row.py `role_of`), provenance a dict."""
     impl = dict(row.get("implementation") or {})
     impl["role"] = role_of(impl)
     prov = impl.get("provenance")

@@ -5,37 +5,30 @@ from __future__ import annotations
 from html import escape
 
 from . import faults
+from .markdown import code_cell, md_cell, shorten
 
 MAX_MESSAGE = 200   # characters of a row's message in summary.md; index.html has it whole
 
 
-def _md(value) -> str:
-    from .render_md import md_cell
-
-    return md_cell(value)
-
-
 def markdown(view: list[dict]) -> list[str]:
     """## Faults: a table per broker."""
-    from .render_md import code_cell, shorten
-
     lines = ["", "## Faults", "", faults.INTRO, ""]
     if not view:
         return lines + [faults.empty_text(lambda t: f"`{t}`")]
     for b in view:
-        lines += [f"### {_md(b['broker'])}", "",
+        lines += [f"### {md_cell(b['broker'])}", "",
                   "| Implementation | Protocol | Semantics / fault | Sent | Confirmed | Delivered | Lost | Duplicated "
                   "| Outcome | Lost ids | Duplicated ids |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         for ln in b["lines"]:
             why = shorten(ln["message"], MAX_MESSAGE) if ln["outcome"] != "pass" else ""
             lines.append(
-                f"| {_md(ln['implementation'])}{' (stand-in)' if ln['role'] == 'reference' else ''} | "
-                f"{_md(ln['protocol'] or '—')} | {_md(faults.label(ln))} | {ln['sent']} | {ln['confirmed']} | "
-                f"{ln['delivered']} | {ln['lost']} | {ln['duplicated']} | **{_md(ln['outcome'])}** "
-                f"{code_cell(ln['test_id'])}{': ' + _md(why) if why else ''} | "
-                f"{_md(faults.ids_text(ln['lost_ids'], ln['lost_ids_more'])) or '—'} | "
-                f"{_md(faults.ids_text(ln['duplicated_ids'], ln['duplicated_ids_more'])) or '—'} |")
+                f"| {md_cell(ln['implementation'])}{' (stand-in)' if ln['role'] == 'reference' else ''} | "
+                f"{md_cell(ln['protocol'] or '—')} | {md_cell(faults.label(ln))} | {ln['sent']} | {ln['confirmed']} | "
+                f"{ln['delivered']} | {ln['lost']} | {ln['duplicated']} | **{md_cell(ln['outcome'])}** "
+                f"{code_cell(ln['test_id'])}{': ' + md_cell(why) if why else ''} | "
+                f"{md_cell(faults.ids_text(ln['lost_ids'], ln['lost_ids_more'])) or '—'} | "
+                f"{md_cell(faults.ids_text(ln['duplicated_ids'], ln['duplicated_ids_more'])) or '—'} |")
         lines.append("")
     return lines
 

@@ -390,20 +390,6 @@ def _drilldown(report: dict, ids: dict) -> str:
     return "".join(out) or "<p class=muted>No clauses.</p>"
 
 
-def decided_by(v: dict) -> str:
-    """The step that decided a row, in words: "step 2 send (check of 1 clause)", "setup failed: step 1
-    attach_sender", "observation broke: step 3 queue_get", "adapter: not judged"."""
-    step, kind = v.get("failed_step"), v.get("error_kind")
-    where = ""
-    if step:
-        where = f"step {step['index']} {step['action']}" if step.get("index") else step.get("action") or ""
-    if kind:
-        return f"{kind}: {where}".rstrip(": ") if where else f"{kind}: not judged"
-    if step:
-        n = len(step.get("clause_ids") or [])
-        return f"{where} ({step.get('role')} of {n} clause{'s' if n != 1 else ''})"
-    return ""
-
 
 def _diff(report: dict) -> str:
     if not report["diff"]:

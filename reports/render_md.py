@@ -4,34 +4,14 @@ from __future__ import annotations
 from fixtures.verdict.levels import GROUPS, group_of
 
 from . import render_faults, render_spread
+from .markdown import code_cell, decided_by, md_cell, shorten
 from .outcomes import OUTCOME_ORDER
 from .render_compare import support_labels
-from .render_html import decided_by
 
 ICON = {"conformant": "✅", "conformant-except-should": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
 MAX_LIST = 20  # per list; the HTML report has everything
 MAX_VERSION_LINES = 60  # per product in "Across versions"
 MAX_EVIDENCE = 200
-
-
-def md_cell(value) -> str:
-    """Text safe inside a Markdown table cell."""
-    text = "" if value is None else str(value)
-    for ch in "\\|`*_<>[]":
-        text = text.replace(ch, "\\" + ch)
-    return text.replace("\r", " ").replace("\n", " ")
-
-
-def shorten(text, limit: int) -> str:
-    """`text` on one line, at most `limit` characters: cut at the last word boundary that fits, with "…"
-    (a word is never cut in two; a single word longer than the limit is cut and marked)."""
-    text = " ".join(str(text or "").split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit - 1]
-    if text[limit - 1] != " " and " " in cut:
-        cut = cut[:cut.rindex(" ")]
-    return cut.rstrip(" ,;:.") + "…"
 
 
 def outcome_counts(counts: dict) -> str:
@@ -81,12 +61,6 @@ def version_cell(cell: dict | None) -> str:
     ev = cell.get("evidence") or ""
     ev = ev if len(ev) <= MAX_EVIDENCE else ev[:MAX_EVIDENCE - 3] + "..."
     return f"**{cell['outcome']}** {code_cell(cell.get('test_id'))}" + (f": {md_cell(ev)}" if ev else "")
-
-
-def code_cell(value) -> str:
-    """Text as inline code inside a Markdown table cell (a backtick cannot be escaped there: it becomes ')."""
-    text = " ".join(("" if value is None else str(value)).split()).replace("`", "'").replace("|", "\\|")
-    return f"`{text}`" if text else "—"
 
 
 def across_versions(products: list[dict]) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from . import spread
+from .markdown import code_cell, decided_by, md_cell, shorten
 
 MAX_LINES = 20        # per view in summary.md; index.html has every line
 MAX_MESSAGE = 160     # characters of a failing row's message in summary.md
@@ -16,7 +17,6 @@ INTROS = {"fails_in_one": spread.INTRO_ONE, "fails_in_all": spread.INTRO_ALL}
 
 def _why(v: dict) -> str:
     """A failing row in words: its clause outcome, the step that decided it, its message."""
-    from .render_html import decided_by
 
     how = decided_by(v)
     return f"{v['clause_outcome']}" + (f" ({how})" if how else "")
@@ -37,7 +37,6 @@ def _others(entry: dict) -> list[str]:
 
 def markdown(view: dict) -> list[str]:
     """## Fails in one implementation only, ## Fails in every implementation that judged it."""
-    from .render_md import code_cell, md_cell, shorten
 
     lines = []
     for key in ("fails_in_one", "fails_in_all"):

@@ -24,6 +24,7 @@ import json
 import re
 import sys
 
+from .markdown import code_cell, decided_by, md_cell
 from .outcomes import BY_SEVERITY
 
 MIN_PREFIX = 4        # characters of a run id prefix
@@ -188,8 +189,6 @@ def result(run_a: dict, run_b: dict, impls: dict[str, list[str]], rows: list[dic
 
 
 def _side(ev: dict | None) -> str:
-    from .render_html import decided_by
-    from .render_md import md_cell
 
     if ev is None:
         return "no row"
@@ -203,7 +202,6 @@ def _side(ev: dict | None) -> str:
 def markdown(res: dict) -> str:
     """The diff as Markdown: a heading per implementation and spec, a line per changed clause, and under
     it each changed row, before and after."""
-    from .render_md import code_cell, md_cell
 
     a, b = res["from"], res["to"]
     n = sum(len(g["clauses"]) for g in res["changes"])

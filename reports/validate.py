@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from fixtures.verdict.records import tally_problem
+from fixtures.verdict.row import tally_problem
 
 from . import timeutil
 from .outcomes import OUTCOMES

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from fixtures.plugin.implementations import known_implementations
 from fixtures.verdict import expectations as exp
 
 from .paths import ROOT
@@ -82,14 +83,14 @@ def test_the_projects_expectations_have_no_problems():
     vs = load_vectors(ROOT / "vectors")
     vector_ids, clause_ids = exp.known_ids(ROOT / "vectors")
     assert vector_ids == {v.id for v in vs.vectors} and clause_ids == set(vs.registry.clauses)
-    assert exp.problems(loaded, exp.known_implementations(), vector_ids, clause_ids) == []
+    assert exp.problems(loaded, known_implementations(), vector_ids, clause_ids) == []
 
 
 def test_a_registered_process_codec_is_a_known_implementation():
     from fixtures.codecs.registry import load_process_codecs
 
     names = {spec.name for spec in load_process_codecs()}
-    assert names and names <= exp.known_implementations()
+    assert names and names <= known_implementations()
 
 
 # ---- the same in pytest and in the gate -------------------------------------------------

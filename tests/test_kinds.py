@@ -1,4 +1,4 @@
-"""The kind registry (fixtures/kinds/registry.py) and the schema composed from its parts
+"""The kind registry (fixtures/vectordata/kinds.py) and the schema composed from its parts
 (fixtures/vectordata/vectorschema.py): each kind is declared once, with a schema part, a lint and
 what its tests run over; the parts compose without one silently replacing another."""
 import json
@@ -6,8 +6,8 @@ import json
 import jsonschema
 import pytest
 
-from fixtures.kinds import registry as kinds
 from fixtures.plugin.collect import parametrized_over
+from fixtures.vectordata import kinds as kinds
 from fixtures.vectordata import vectorschema
 
 

@@ -32,6 +32,23 @@ def test_lines_carry_run_metadata(tmp_path):
     assert rows[1]["message"] == "ünïcode\nand newline"
 
 
+def test_a_field_the_row_does_not_define_is_refused_naming_it(tmp_path):
+    w = RecordWriter(tmp_path / "r.jsonl", RUN)
+    with pytest.raises(ValueError, match="clause_outcome,"):
+        w.write(rec(clause_outcome="pass", outcomes="x"))   # misspelt clause_outcomes; unknown outcomes
+    w.close()
+    assert (tmp_path / "r.jsonl").read_text() == ""
+
+
+def test_the_rows_schema_version_and_outcomes_are_defined_once():
+    from fixtures.verdict import row
+    from reports import outcomes, schema
+
+    assert schema.SCHEMA_VERSION is row.SCHEMA_VERSION
+    assert outcomes.OUTCOMES == frozenset(row.OUTCOMES) == frozenset(outcomes.OUTCOME_ORDER)
+    assert [f.name for f in schema.RESULT_SCHEMA.fields] == row.FIELD_NAMES
+
+
 def test_unknown_outcome_is_refused(tmp_path):
     w = RecordWriter(tmp_path / "r.jsonl", RUN)
     with pytest.raises(ValueError):

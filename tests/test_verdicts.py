@@ -130,3 +130,14 @@ def test_findings_reach_the_row():
     f = Findings(notes=["bornTimestamp: set by mqconform's mapping; carried intact"], set_by={"bornTimestamp": "mapping"})
     v = verdicts.decide(V((MUST_A,)), REGISTRY, None, f)
     assert v.notes == f.notes and v.set_by == {"bornTimestamp": "mapping"}
+
+
+def test_an_interrupted_error_says_so_and_keeps_what_the_vector_saw_as_a_pointer():
+    from fixtures.verdict.verdicts import RowVerdict, interrupted
+
+    seen = RowVerdict("error", "404 no such container\n  at frame 1", {"c": "error"}, error_kind="adapter")
+    row = interrupted(seen)
+    assert row.error_kind == "interrupted" and row.outcome == "error" and row.clause_outcomes == {"c": "error"}
+    assert row.message.startswith("interrupted: the run was stopped")
+    assert row.message.endswith("(the vector then saw: 404 no such container)")
+    assert seen.error_kind == "adapter"      # the verdict it was made from is not changed

@@ -1,7 +1,8 @@
 """--endpoint parsing, masking and option checks (pure)."""
 import pytest
 
-from fixtures.adapters.endpoint import FACT_VALUES, OPTIONS, Endpoint, EndpointError, parse_option, split
+from fixtures.adapters.endpoint import OPTIONS, Endpoint, EndpointError, parse_option, split
+from fixtures.vectordata.facts import FACT_VALUES
 
 # A password made of distinctive pieces joined by the characters that broke the old redaction:
 # no piece may ever show, whole or in part, whatever the shape of the URL around it.

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from certify import certificate, counts, failing, regen
-from reports.render_md import shorten
+from reports.markdown import shorten
 
 SPEC, REV = "rabbitmq-address@4.0", "4.0"
 MUST_C = "rabbitmq-address@4.0/target-v1/exchange-routing-key"

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from certify import certificate
-from fixtures.verdict.records import RecordWriter, read_records, role_of
+from fixtures.verdict.records import RecordWriter, read_records
+from fixtures.verdict.row import role_of
 from reports import clauses as clause_files
 from reports import model, profile, render_html, render_md
 from reports.record import implementation_of, profile_of

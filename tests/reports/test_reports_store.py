@@ -14,7 +14,7 @@ from reports.schema import RESULT_SCHEMA
 def records(spark, tmp_path, name, rows):
     f = tmp_path / f"{name}.jsonl"
     f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return read.read_results(spark, [str(f)])
+    return read.normalize(read.read_raw(spark, [str(f)]))
 
 
 def test_a_new_nullable_column_is_added_to_an_existing_table(spark, tmp_path):

@@ -40,4 +40,4 @@ def test_spark_reader_names_the_cut_file_and_keeps_the_rest(spark, tmp_path, cap
     assert [(w.endswith("crashed.jsonl"), n) for w, n in problems.torn] == [(True, 4)]
     problems.say("reports build", sys.stderr)
     assert "crashed.jsonl:4: the last line is not a complete record" in capsys.readouterr().err
-    assert read.read_results(spark, inputs).count() == 6
+    assert read.normalize(read.read_raw(spark, inputs)).count() == 6
