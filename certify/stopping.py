@@ -21,7 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
-CHILD_STOP_S = 150.0   # pytest's teardown and the endpoint's sweep (fixtures/run/footprint.py: 60 s) fit in it
+CHILD_STOP_S = 150.0   # pytest's teardown and the endpoint's sweep (fixtures/adapters/footprint.py: 60 s) fit in it
 
 
 class Stopped(KeyboardInterrupt):

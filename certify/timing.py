@@ -7,7 +7,7 @@ are, which its data shows in one of these ways (each reason is recorded):
   - it sets a time relative to the send: a header value `+N` (milliseconds after the message is
     built), or a `delayTime` / `expireTime` header (OpenMessaging's timed headers);
   - it watches for something that must not come (`expect: none`): the wait is a quiet period measured
-    from the broker's round trip (fixtures/run/waits.py), so a slow broker can pass what a fast one fails;
+    from the broker's round trip (fixtures/verdict/waits.py), so a slow broker can pass what a fast one fails;
   - a scenario observes a redelivery or a delivery happening again (an `observe.` subject naming
     `redeliver`, `again` or `late`), or an absence at the end of a drain (`observe.X` expected
     `false` or `0`): both end on a quiet period too.

@@ -3,10 +3,10 @@ what, and which names are the suite's). The sweep itself runs against a real bro
 tests/provision/test_vendor_endpoint.py."""
 import pytest
 
+from fixtures.adapters import footprint
 from fixtures.adapters.amqp10 import noted, unfindable
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.adapters.rabbitmq_addresses import v1_effect
-from fixtures.run import footprint
 
 
 @pytest.mark.parametrize("role, address, effect", [
@@ -50,7 +50,7 @@ def test_a_server_named_queue_that_could_not_be_found_is_said_before_the_attach(
     """unfindable (the AMQP 1.0 adapter's): a v1 source of the suite's with no management API to find its
     queue afterwards."""
     from fixtures.adapters.endpoint import Endpoint
-    from fixtures.run.footprint import Footprint
+    from fixtures.adapters.footprint import Footprint
 
     none = Footprint(Endpoint("h", 5672, "u", "p", options=(("management", "none"),)), "t")
     assert "management=none" in unfindable(none, "/exchange/amq.direct/mqc.ab.bk")

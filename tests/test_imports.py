@@ -24,10 +24,10 @@ ROOMS = (
     ("fixtures",),                  # the package itself: its paths
     ("fixtures.verdict",),
     ("fixtures.vectordata",),
-    ("fixtures.adapters", "fixtures.codecs", "fixtures.provision"),
+    ("fixtures.adapters", "fixtures.codecs", "fixtures.provision", "fixtures.process"),
     ("fixtures.run",),
-    ("fixtures.kinds", "fixtures.measurements", "fixtures.openmessaging", "fixtures.faults", "fixtures.process",
-     "fixtures.strategies", "fixtures.bench"),
+    ("fixtures.kinds", "fixtures.measurements", "fixtures.openmessaging", "fixtures.faults", "fixtures.strategies",
+     "fixtures.bench"),
     ("fixtures.plugin",),
     ("reports",),
     ("certify",),
@@ -37,33 +37,13 @@ ROOMS = (
 # Imports that still run up, each with what removes it. The list only shrinks: an entry that no
 # longer occurs fails the test too, so that it is deleted with the import.
 KNOWN_UPWARD = {
-    # footprint's RabbitMQ knowledge moves to the adapters with the protocol facts
-    ("fixtures.adapters.amqp091", "fixtures.run.footprint"),
-    ("fixtures.adapters.amqp10", "fixtures.run.footprint"),
-    # RocketMQ's pop wait is noted in the row (run/waits.py); the wait record belongs below the adapters
-    ("fixtures.adapters.rocketmq", "fixtures.run.waits"),
-    # a process codec speaks the process protocol (process/protocol, session, shims), which sits with
-    # the OpenMessaging process provider in fixtures.process
-    ("fixtures.codecs.process_codec", "fixtures.process.protocol"),
-    ("fixtures.codecs.process_codec", "fixtures.process.session"),
-    ("fixtures.codecs.process_codec", "fixtures.process.shims"),
-    # the OpenMessaging pool hook becomes a kind's hook (fixtures/kinds/)
-    ("fixtures.openmessaging.runner", "fixtures.plugin.run"),
-    ("fixtures.openmessaging.runner", "fixtures.plugin.targets"),
-    # per-kind vector values and lint move into fixtures/kinds/
-    ("fixtures.vectordata.values", "fixtures.codecs.model"),
     # expectations check `protocol:` against the registered protocol ids (adapters/registry.py)
     ("fixtures.verdict.expectations", "fixtures.adapters.registry"),
 }
 
 
 # Circles another change removes (the only ones left), by their modules. The list only shrinks.
-KNOWN_CIRCLES = [
-    # footprint's RabbitMQ knowledge moves to the adapters (the KNOWN_UPWARD entries above)
-    ["fixtures.adapters.amqp091", "fixtures.run.footprint"],
-    # the OpenMessaging pool hook becomes a kind's hook
-    ["fixtures.openmessaging.runner", "fixtures.plugin.targets"],
-]
+KNOWN_CIRCLES: list[list[str]] = []
 
 
 def _modules() -> dict[str, object]:

@@ -12,12 +12,12 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
+from fixtures.adapters import footprint
 from fixtures.adapters.base import Refused, TransportError
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.adapters.parts import Permissions
 from fixtures.adapters.rabbitmq_management import ManagementUsers, create_requests, management_base
 from fixtures.kinds.made_users import NOTHING, MadeUsers, new_login, not_allowed, refusal_to_make, render_permissions
-from fixtures.run import footprint
 from fixtures.run.targets import Target
 from fixtures.vectordata.vectors import VectorError, load_vectors
 from fixtures.verdict.outcomes import NotApplicable

@@ -1,4 +1,4 @@
-"""The waits a row depended on (fixtures/run/waits.py), the early-start handoff (fixtures/run/brokers.py) and
+"""The waits a row depended on (fixtures/verdict/waits.py), the early-start handoff (fixtures/run/brokers.py) and
 the order targets are handed to xdist workers (fixtures/run/scheduling.py): pure code, no broker."""
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import pytest
 
 from fixtures.plugin.targets import start_parallel
-from fixtures.run import waits
 from fixtures.run.brokers import _attach, _publish, not_started
 from fixtures.run.clock import slowest
 from fixtures.run.targets import Target
+from fixtures.verdict import waits
 
 
 def _broker(name="b"):

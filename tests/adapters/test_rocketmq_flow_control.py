@@ -7,7 +7,7 @@ import pytest
 from fixtures.adapters import rocketmq as R
 from fixtures.adapters.base import PeerError, Refused
 from fixtures.codecs.model import RocketMQMessage
-from fixtures.run import waits
+from fixtures.verdict import waits
 
 
 class _Adapter:

@@ -17,12 +17,11 @@ from cloudevents.core.exceptions import CloudEventValidationError
 from cloudevents.core.formats.json import JSONFormat
 from cloudevents.core.v1.event import CloudEvent
 
-from fixtures.codecs import sdk_event
+from fixtures.codecs import sdk_event, values
 from fixtures.codecs.model import Attr, Event
 from fixtures.codecs.sdk_amqp import SdkAmqpCodec
 from fixtures.codecs.sdk_event import attr_of, from_sdk_event, held_differences, to_sdk_event
 from fixtures.codecs.sdk_rabbitmq import SdkRabbitMQCodec
-from fixtures.vectordata import values
 from fixtures.verdict.outcomes import AdapterLimitation
 
 T0 = dt.datetime(2018, 4, 5, 3, 56, 24, 123000, tzinfo=dt.timezone(dt.timedelta(hours=2)))

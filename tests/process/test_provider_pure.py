@@ -5,8 +5,8 @@ import pytest
 
 from fixtures.openmessaging.mapping import NoNativeField, default_mapping
 from fixtures.openmessaging.model import OMMessage, OMValue
+from fixtures.openmessaging.process_binding import ProviderBinding, provider_mapping
 from fixtures.process import providers
-from fixtures.process.provider import ProviderBinding, provider_mapping
 from fixtures.verdict.outcomes import PreconditionFailed, Unsupported
 
 

@@ -8,14 +8,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from fixtures.codecs import cetypes, wire_amqp10
+from fixtures.codecs import cetypes, values, wire_amqp10
 from fixtures.codecs.model import Attr, Event, Typed
 from fixtures.strategies import ce_integers, ce_strings, events, extension_names, om_properties, om_values, same_om_value
 from fixtures.strategies.cevalues import NAME_MAX, allowed_character, ce_timestamps, ce_uri_references, ce_uris
 from fixtures.strategies.equality import roundtrip_mismatches, same_json
 from fixtures.strategies.notation import event_to_notation
 from fixtures.strategies.omvalues import OM_TO_WIRE
-from fixtures.vectordata import values
 
 # `find` searches until the condition holds: a strategy that cannot reach a limit fails here.
 # No shrinking: the example only has to exist.

@@ -9,12 +9,12 @@ import pytest
 from fixtures.adapters.base import Refused
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.bench.suite import SPEC
+from fixtures.codecs import values
 from fixtures.measurements import wire
 from fixtures.provision import load_catalog
 from fixtures.run import queue_supply
 from fixtures.run.brokers import Broker
 from fixtures.run.targets import endpoint_target, select
-from fixtures.vectordata import values
 from fixtures.verdict.records import new_run_id
 
 pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
