@@ -341,8 +341,8 @@ class _Item:
 
 def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vectors, tmp_path, monkeypatch):
     from fixtures.openmessaging.faults import is_fault
-    from fixtures.plugin.targets import JOB_PROPERTY
     from fixtures.run import scopetimes
+    from fixtures.run.scopetimes import JOB_PROPERTY
     vectors = [v for v in om_vectors.vectors if not is_fault(v)][:4]   # OpenMessaging clauses describe every product
     broker = FakeLive("fakemq")
     broker.version = "9.9"
@@ -350,11 +350,11 @@ def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vec
     prior = tmp_path / "prior.json"
     prior.write_text(json.dumps({"jobs": {items[2].nodeid: 5, items[1].nodeid: 9}}))
     monkeypatch.setattr(scopetimes, "PRIOR", prior)
+    stash = {scopetimes.JOB_TIMES: scopetimes.known(None, "jobs")}   # what the plugin puts there on reach
     ran = []
     monkeypatch.setattr(runner, "run_vector", lambda v, b, p, r: ran.append(v.id) or ({}, "found"))
     monkeypatch.setattr(runner, "WORKERS", 1)           # one thread: jobs run in the order submitted
-    session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
-    monkeypatch.setattr("fixtures.plugin.run.results_path", lambda config: None)
+    session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash=stash))
     try:
         runner.start(session, broker, om_vectors.registry)
         request = SimpleNamespace(session=session, node=items[0])
@@ -381,7 +381,6 @@ def test_a_fault_vector_runs_after_every_pooled_job_of_its_target_in_the_fault_s
         return {}, "found"
     monkeypatch.setattr(runner, "run_vector", run_vector)
     session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
-    monkeypatch.setattr("fixtures.plugin.run.results_path", lambda config: None)
     try:
         runner.start(session, broker, om_vectors.registry)
         request = SimpleNamespace(session=session, node=items[2])
