@@ -76,7 +76,11 @@ def checkout_problem(cert: dict) -> str | None:
     return None
 
 
-_ALL_FACTS = ("amqp_address_v1", "amqp10_auto_create", "config_default")   # an endpoint rerun: the same endpoint
+def _all_facts() -> tuple[str, ...]:
+    """Every fact an endpoint rerun holds as the certificate had it (the same endpoint): those its URL
+    may state, and its configuration being the product's default."""
+    from fixtures.vectordata.facts import FACT_VALUES
+    return (*FACT_VALUES, "config_default")
 
 
 def stated_facts(endpoint: str | None) -> dict[str, str]:
@@ -263,7 +267,7 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
         print(f"verify --rerun: {exc}", file=sys.stderr)
         return exc.code
     return _report(folder, cert, rows, again, name, where,
-                   set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_ALL_FACTS), out)
+                   set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_all_facts()), out)
 
 
 def _rerun_codec(folder: Path, cert: dict, rows: list[dict], codec: str | None, out) -> int:
