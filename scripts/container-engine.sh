@@ -20,7 +20,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
-state="${MQCONFORM_STATE:-$root/.mqconform}"
+# Resolved (a worktree's .mqconform may be a link): the service must not name a path that goes away.
+state="$(realpath -m "${MQCONFORM_STATE:-$root/.mqconform}")"
 mode="${MQCONFORM_ENGINE:-auto}"
 wait_s="${MQCONFORM_ENGINE_WAIT:-30}"
 conf="$state/containers.conf"
@@ -121,8 +122,10 @@ start_service() {
     else
         rm -f "$sock" "$pidfile"
         log "starting podman system service on $sock"
-        # setsid: the service outlives this script and is not hit by the caller's Ctrl-C
-        setsid podman system service --time=0 "unix://$sock" >>"$logfile" 2>&1 < /dev/null 9>&- &
+        # setsid: the service outlives this script and is not hit by the caller's Ctrl-C; started
+        # from / so that it never works in a folder that may be removed under it (its containers
+        # would then fail to start: conmon cannot get its working directory)
+        (cd / && exec setsid podman system service --time=0 "unix://$sock" >>"$logfile" 2>&1 < /dev/null 9>&-) &
         echo $! > "$pidfile"
     fi
     local deadline=$(( $(date +%s) + wait_s ))
