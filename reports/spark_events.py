@@ -78,10 +78,26 @@ def summarize(lines) -> dict:
     }
 
 
+def _part(p: Path) -> int:
+    """The index of a rolling log's part (events_<N>_<app>), 0 for a single file."""
+    head = p.name.split("_")
+    return int(head[1]) if len(head) > 2 and head[0] == "events" and head[1].isdigit() else 0
+
+
 def read(folder: Path) -> dict:
-    """summarize() of the one event log in `folder` (the harness gives each application a folder)."""
-    logs = [p for p in folder.iterdir() if p.is_file()] if folder.is_dir() else []
-    if len(logs) != 1:
-        raise ValueError(f"expected one event log in {folder}, found {len(logs)}")
-    with logs[0].open(encoding="utf-8") as f:
-        return summarize(f)
+    """summarize() of the one application whose event log is in `folder` (the harness gives each application a
+    folder): a single file, or a rolling log's folder of parts (events_1_..., events_2_...) read in order."""
+    apps = list(folder.iterdir()) if folder.is_dir() else []
+    if len(apps) != 1:
+        raise ValueError(f"expected the event log of one application in {folder}, found {len(apps)}")
+    parts = sorted((p for p in apps[0].iterdir() if p.name.startswith("events_")), key=_part) \
+        if apps[0].is_dir() else apps
+    if not parts:
+        raise ValueError(f"no events_* file in {apps[0]}")
+
+    def lines():
+        for p in parts:
+            with p.open(encoding="utf-8") as f:
+                yield from f
+
+    return summarize(lines())

@@ -128,3 +128,21 @@ def test_a_failure_inside_the_cluster_block_removes_it(tmp_path):
             assert [w["state"] for w in master_state(c.master_ns.ip)["workers"]] == ["ALIVE", "ALIVE"]
             raise RuntimeError("inside")
     assert leftovers(os.getpid()) == []
+
+
+def test_event_log_is_read_from_a_file_or_from_a_rolling_log_in_order(tmp_path):
+    lines = [ev("SparkListenerApplicationStart", Timestamp=0), executor("0", "h", 2), task("0", 1_000, 2_000, 1_000),
+             ev("SparkListenerApplicationEnd", Timestamp=4_000)]
+    single = tmp_path / "single"
+    single.mkdir()
+    (single / "app-1").write_text("\n".join(lines) + "\n")
+    rolling = tmp_path / "rolling" / "eventlog_v2_app-1"
+    rolling.mkdir(parents=True)
+    (rolling / "appstatus_app-1.inprogress").write_text("")
+    for i, chunk in ((10, lines[3:]), (2, lines[1:3]), (1, lines[:1])):  # 10 after 2: numbers, not names
+        (rolling / f"events_{i}_app-1").write_text("\n".join(chunk) + "\n")
+    for folder in (single, rolling.parent):
+        s = spark_events.read(folder)
+        assert s["complete"] and s["app_s"] == 4.0 and s["busy_s"] == 1.0 and s["cores"] == 2
+    with pytest.raises(ValueError, match="one application"):
+        spark_events.read(tmp_path / "nothing")
