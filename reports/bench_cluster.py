@@ -40,6 +40,7 @@ WORKLOAD = ("{python} -m reports build --as-of 0 --store {store} --out {out} --m
             "--registry none --clauses {clauses}")
 PLACEHOLDERS = ("python", "master", "store", "out", "clauses", "shared")
 TICK = os.sysconf("SC_CLK_TCK")
+GROUP_GRACE_S = 30.0
 
 
 def _layouts(text: str) -> list[tuple[int, int]]:
@@ -80,7 +81,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workdir", default=None, metavar="DIR",
                    help="where the shared folder, the logs and the results go (default: a temp dir, removed)")
     p.add_argument("--executor-memory", default="2g", metavar="SIZE", help="per core of a worker (default 2g)")
-    p.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN", help="stop a workload after this long")
+    p.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN",
+                   help="stop a workload, or the making of the store, after this long (default 60)")
     p.add_argument("--keep", action="store_true", help="keep the temp dir")
     return p
 
@@ -172,11 +174,22 @@ def _mem_times(size: str, k: int) -> str:
     return f"{int(m[1]) * k}{m[2]}"
 
 
+def _wait_group(pgid: int, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+
+
 def run_workload(cmd: list[str], env: dict, log: Path, timeout_s: float, on_start=None) -> tuple[int | None, float]:
     """Run cmd in a process group of its own, output to `log`; the whole group is killed past timeout_s and
     on any exception (Ctrl-C). on_start(pid) is called once it runs. Returns its exit code (None: stopped
-    at the time limit) and its wall time."""
+    at the time limit) and its wall time (until the command's own process ended)."""
     started = time.monotonic()
+    rc = None
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         try:
@@ -185,16 +198,20 @@ def run_workload(cmd: list[str], env: dict, log: Path, timeout_s: float, on_star
             proc.wait(timeout=timeout_s)
             rc = proc.returncode
         except subprocess.TimeoutExpired:
-            rc = None
+            pass
         finally:
+            ended = time.monotonic()
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=30)
-            try:  # a JVM left behind by its Python is in the same group
+            # The JVM outlives its Python for a moment (it writes the event log's end then): it is given
+            # GROUP_GRACE_S to end, as the rest of the group; what is left then is killed.
+            _wait_group(proc.pid, GROUP_GRACE_S if rc is not None else 0)
+            try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-    return rc, time.monotonic() - started
+    return rc, ended - started
 
 
 def measure_layout(root: Path, shared: Path, workers: int, cores: int, workload: str, fields: dict,
@@ -234,7 +251,7 @@ def measure_layout(root: Path, shared: Path, workers: int, cores: int, workload:
 
 # ---- the store, the table, the command -------------------------------------------------------------------
 
-def make_store(root: Path, shared: Path, records: int, clauses: Path, out=print) -> Path:
+def make_store(root: Path, shared: Path, records: int, clauses: Path, timeout_s: float, out=print) -> Path:
     """A store of `records` synthetic records under the shared folder, built locally (reused when there)."""
     from reports.bench import generate
 
@@ -247,7 +264,7 @@ def make_store(root: Path, shared: Path, records: int, clauses: Path, out=print)
     generate(results, records)
     cmd = [sys.executable, "-m", "reports", "build", "--results", str(results), "--out", str(hist),
            "--registry", "none", "--clauses", str(clauses)]
-    rc, wall = run_workload(cmd, dict(os.environ), root / f"store-{records}.log", 3600)
+    rc, wall = run_workload(cmd, dict(os.environ), root / f"store-{records}.log", timeout_s)
     shutil.rmtree(results, ignore_errors=True)
     if rc != 0:
         raise RuntimeError(f"making the store failed (exit {rc}): see {root / f'store-{records}.log'}")
@@ -308,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
         elif "{store}" in args.workload:
-            store = make_store(root, shared, args.records, clauses)
+            store = make_store(root, shared, args.records, clauses, args.timeout_min * 60)
         else:
             store = shared
         fields = {"python": sys.executable, "store": str(store), "clauses": str(clauses), "shared": str(shared)}
