@@ -282,12 +282,15 @@ def table(rows: list[dict], out=print) -> None:
     out("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
     for r in rows:
         if "app_s" not in r:
-            out(f"| {r['layout']} | - | {r['rc']} | {r['wall_s']:.1f} | {r.get('events_error', '-')} |"
-                + " - |" * 7 + f" {r['driver_cpu_s']:.1f} | {r['cluster_cpu_s']:.1f} |")
+            out(f"| {r['layout']} | - | {r['rc']} | {r['wall_s']:.1f} |" + " - |" * 7
+                + f" {r['driver_cpu_s']:.1f} | {r['cluster_cpu_s']:.1f} |")
             continue
         out(f"| {r['layout']} | {r['executors']} ({r['cores']}) | {r['rc']} | {r['wall_s']:.1f} | {r['app_s']:.1f} "
             f"| {r['driver_only_s']:.1f} | {r['busy_s']:.1f} | {r['task_s']:.1f} | {r['task_cpu_s']:.1f} "
             f"| {r['concurrency']:.2f} | {_share(r)} | {r['driver_cpu_s']:.1f} | {r['cluster_cpu_s']:.1f} |")
+    for r in rows:
+        if "events_error" in r:
+            out(f"{r['layout']}: no figures from the event log: {r['events_error']}")
     ok = {r["layout"]: r for r in rows if r["rc"] == 0}
     if "1x1" in ok:
         for name, r in ok.items():
