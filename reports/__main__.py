@@ -61,7 +61,7 @@ def _sizes(text: str) -> list[int]:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reports", description="mqconform compliance reports and the CI gate.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="{build,diff,gate,bench,coverage}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{build,diff,gate,bench,coverage,cluster}")
 
     b = sub.add_parser("build", help="aggregate results on Spark and write the report folder",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=BUILD_EXIT_CODES,
@@ -140,6 +140,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN", help="stop a build after this long")
 
     sub.add_parser("coverage", help="clause coverage (reports/coverage.py)", add_help=False)
+    sub.add_parser("cluster", help="a command on Spark clusters of 1 and 2 workers in network namespaces", add_help=False)
     return p
 
 
@@ -155,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
             print("reports coverage: reports/coverage.py is not there yet", file=sys.stderr)
             return 2
         return coverage.main(argv[1:]) or 0
+    if argv[:1] == ["cluster"]:  # owns its arguments too (reports/bench_cluster.py)
+        from . import bench_cluster
+
+        return bench_cluster.main(argv[1:])
     p = parser()
     args = p.parse_args(argv)
     if args.command == "gate":
