@@ -13,6 +13,7 @@ once more (nothing to add). Commands run under `nice -n 10`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 import shutil
@@ -45,24 +46,13 @@ def _strings(indices: np.ndarray, values: list[str]):
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(values, pa.string())).cast(pa.string())
 
 
-def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000) -> Path:
-    """Write `size` synthetic records as Parquet files under `folder`; returns folder.
-
-    Every run is one implementation running every vector; runs rotate over
-    the implementations an hour apart. Versions change every 20 runs of an
-    implementation and the vectors digest every 50 runs, so that flakiness
-    has pairs to count and pairs to skip. A few percent of vector x
-    implementation cells are flaky: they draw a new outcome every run.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+@functools.lru_cache(maxsize=2)
+def _plan(size: int, seed: int) -> dict:
+    """What every chunk of generate(size, seed) shares: the vectors, clauses, implementations and their
+    base outcomes (drawn once, from `seed`)."""
     rng = np.random.default_rng(seed)
-    folder.mkdir(parents=True, exist_ok=True)
     n_vec = int(min(1000, max(10, size // 10)))
     n_impl = int(min(10, max(2, size // (n_vec * 3))))
-    n_runs = -(-size // n_vec)
-
     spec_of = np.arange(n_vec) % len(SPECS)
     vec_ids = [f"{SPECS[s][0]}.topic{v % 17}.vector-{v:05d}" for v, s in enumerate(spec_of)]
     level_of = rng.choice(len(LEVELS), size=n_vec, p=LEVEL_P)
@@ -72,14 +62,29 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
         k = 1 + (rng.random() < 0.3)
         clause_lists.append([f"{SPECS[spec_of[v]][0]}/{c % 40}.{c}/clause-{c}"
                              for c in sorted(set(rng.integers(0, max(n_vec // 2, 1), size=k)))])
-    clause_counts = np.array([len(c) for c in clause_lists])
     clause_flat = [c for cs in clause_lists for c in cs]
     clause_pool = sorted(set(clause_flat))
     position = {c: i for i, c in enumerate(clause_pool)}
-    clause_idx = np.array([position[c] for c in clause_flat])
+    return {"n_vec": n_vec, "n_impl": n_impl, "n_runs": -(-size // n_vec), "spec_of": spec_of, "vec_ids": vec_ids,
+            "level_of": level_of, "clause_counts": np.array([len(c) for c in clause_lists]),
+            "clause_pool": clause_pool, "clause_idx": np.array([position[c] for c in clause_flat]),
+            "base": rng.choice(len(OUTCOME_ORDER), size=(n_impl, n_vec), p=BASE_P),
+            "flaky": rng.random((n_impl, n_vec)) < 0.03}
 
-    base = rng.choice(len(OUTCOME_ORDER), size=(n_impl, n_vec), p=BASE_P)
-    flaky = rng.random((n_impl, n_vec)) < 0.03
+
+def run_id_of(seed: int, x: int) -> str:
+    """The run id of the x-th run generate(..., seed) writes (run 0 is the oldest)."""
+    return f"{(seed * 1_000_003 + x) * 2654435761 % (1 << 128):032x}"
+
+
+def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
+    """(the records of runs run0..run1-1 as a pyarrow Table of the record schema, each row's run number)."""
+    import pyarrow as pa
+
+    g = _plan(size, seed)
+    rng = np.random.default_rng([seed, part])
+    n_vec, n_impl, n_runs = g["n_vec"], g["n_impl"], g["n_runs"]
+    spec_of, clause_counts = g["spec_of"], g["clause_counts"]
     outcomes = list(OUTCOME_ORDER)
     messages = ["" if o == "pass" else f"synthetic {o}: expected the clause to hold, observed otherwise"
                 for o in outcomes]
@@ -87,72 +92,113 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
     kinds = ["codec" if i % 2 == 0 else "broker" for i in range(n_impl)]
     schema = arrow_schema()
 
-    part, run0 = 0, 0
-    runs_per_chunk = max(1, chunk_rows // n_vec)
-    while run0 < n_runs:
-        run1 = min(n_runs, run0 + runs_per_chunk)
-        runs = np.arange(run0, run1)
-        n = len(runs) * n_vec
-        r = np.repeat(runs, n_vec)
-        v = np.tile(np.arange(n_vec), len(runs))
-        if run1 == n_runs and n_runs * n_vec > size:  # the last run is cut to hit `size` exactly
-            keep = n - (n_runs * n_vec - size)
-            r, v, n = r[:keep], v[:keep], keep
-        impl = r % n_impl
-        nth = r // n_impl  # the how-manieth run of its implementation
-        outcome = base[impl, v].copy()
-        fl = flaky[impl, v]
-        outcome[fl] = rng.choice([0, 1, 6], size=int(fl.sum()), p=[0.2, 0.1, 0.7])
+    runs = np.arange(run0, run1)
+    n = len(runs) * n_vec
+    r = np.repeat(runs, n_vec)
+    v = np.tile(np.arange(n_vec), len(runs))
+    if run1 == n_runs and n_runs * n_vec > size:  # the last run is cut to hit `size` exactly
+        keep = n - (n_runs * n_vec - size)
+        r, v, n = r[:keep], v[:keep], keep
+    impl = r % n_impl
+    nth = r // n_impl  # the how-manieth run of its implementation
+    outcome = g["base"][impl, v].copy()
+    fl = g["flaky"][impl, v]
+    outcome[fl] = rng.choice([0, 1, 6], size=int(fl.sum()), p=[0.2, 0.1, 0.7])
 
-        run_idx = r - run0
-        run_ids = [f"{(seed * 1_000_003 + x) * 2654435761 % (1 << 128):032x}" for x in runs.tolist()]
-        started = [(START + dt.timedelta(hours=x)).strftime("%Y-%m-%dT%H:%M:%S.000Z") for x in runs.tolist()]
-        versions = [f"1.{int(k // 20)}.0" for k in range(int(nth.max()) + 1)]
-        digests = [f"sha256:{k:064x}" for k in range(int(r.max()) // 50 + 1)]
+    run_idx = r - run0
+    run_ids = [run_id_of(seed, x) for x in runs.tolist()]
+    started = [(START + dt.timedelta(hours=x)).strftime("%Y-%m-%dT%H:%M:%S.000Z") for x in runs.tolist()]
+    versions = [f"1.{int(k // 20)}.0" for k in range(int(nth.max()) + 1)]
+    digests = [f"sha256:{k:064x}" for k in range(int(r.max()) // 50 + 1)]
 
-        counts = clause_counts[v]
-        offsets = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(counts, out=offsets[1:])
-        starts = np.concatenate([[0], np.cumsum(clause_counts)[:-1]])
-        flat_pos = np.repeat(starts[v], counts) + (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts))
-        clause_ids = pa.ListArray.from_arrays(pa.array(offsets), _strings(clause_idx[flat_pos], clause_pool))
+    counts = clause_counts[v]
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    starts = np.concatenate([[0], np.cumsum(clause_counts)[:-1]])
+    flat_pos = np.repeat(starts[v], counts) + (np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts))
+    clause_ids = pa.ListArray.from_arrays(pa.array(offsets), _strings(g["clause_idx"][flat_pos], g["clause_pool"]))
 
-        name_arr = _strings(impl, impl_names)
-        version_arr = _strings(nth, versions)
-        prov = pa.MapArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)),
-                                       _strings(np.zeros(n, dtype=np.int32), ["package"]), version_arr)
-        implementation = pa.StructArray.from_arrays(
-            [name_arr, _strings(impl, kinds), version_arr, prov, _strings(np.zeros(n, dtype=np.int32), ["product"])],
-            fields=list(schema.field("implementation").type))
-        expected = np.where((outcome == OUTCOME_ORDER.index("xfail")) | (outcome == OUTCOME_ORDER.index("xpass")), 1, 0)
-        table = pa.Table.from_arrays([
-            pa.array(np.ones(n, dtype=np.int32)),
-            _strings(run_idx, run_ids),
-            _strings(run_idx, started),
-            _strings(np.zeros(n, dtype=np.int32), ["0.1.0"]),
-            _strings(r // 50, digests),
-            _strings(spec_of[v], [s[0] for s in SPECS]),
-            _strings(spec_of[v], [s[1] for s in SPECS]),
-            clause_ids,
-            _strings(level_of[v], list(LEVELS)),
-            # schema version 1 records: no per-clause outcomes (every clause has the row's outcome)
-            *(pa.nulls(n, schema.field(name).type)
-              for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile", "tally")),
-            _strings(v, [f"tests/test_vectors.py::test_vector[{x}]" for x in vec_ids]),
-            _strings(v, vec_ids),
-            _strings(np.zeros(n, dtype=np.int32), ["stable"]),
-            implementation,
-            _strings(np.zeros(n, dtype=np.int32), ["pika 1.3.2"]),
-            pa.nulls(n, schema.field("protocol").type),   # a field of later schemas, absent here
-            _strings(outcome, outcomes),
-            _strings(expected, ["pass", "fail"]),
-            _strings(outcome, messages),
-            _strings(run_idx, started),
-            pa.array(rng.random(n) * 0.05),
-        ], schema=schema)
+    name_arr = _strings(impl, impl_names)
+    version_arr = _strings(nth, versions)
+    prov = pa.MapArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)),
+                                   _strings(np.zeros(n, dtype=np.int32), ["package"]), version_arr)
+    implementation = pa.StructArray.from_arrays(
+        [name_arr, _strings(impl, kinds), version_arr, prov, _strings(np.zeros(n, dtype=np.int32), ["product"])],
+        fields=list(schema.field("implementation").type))
+    expected = np.where((outcome == OUTCOME_ORDER.index("xfail")) | (outcome == OUTCOME_ORDER.index("xpass")), 1, 0)
+    vec_ids = g["vec_ids"]
+    table = pa.Table.from_arrays([
+        pa.array(np.ones(n, dtype=np.int32)),
+        _strings(run_idx, run_ids),
+        _strings(run_idx, started),
+        _strings(np.zeros(n, dtype=np.int32), ["0.1.0"]),
+        _strings(r // 50, digests),
+        _strings(spec_of[v], [s[0] for s in SPECS]),
+        _strings(spec_of[v], [s[1] for s in SPECS]),
+        clause_ids,
+        _strings(g["level_of"][v], list(LEVELS)),
+        # schema version 1 records: no per-clause outcomes (every clause has the row's outcome)
+        *(pa.nulls(n, schema.field(name).type)
+          for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile", "tally")),
+        _strings(v, [f"tests/test_vectors.py::test_vector[{x}]" for x in vec_ids]),
+        _strings(v, vec_ids),
+        _strings(np.zeros(n, dtype=np.int32), ["stable"]),
+        implementation,
+        _strings(np.zeros(n, dtype=np.int32), ["pika 1.3.2"]),
+        pa.nulls(n, schema.field("protocol").type),   # a field of later schemas, absent here
+        _strings(outcome, outcomes),
+        _strings(expected, ["pass", "fail"]),
+        _strings(outcome, messages),
+        _strings(run_idx, started),
+        pa.array(rng.random(n) * 0.05),
+    ], schema=schema)
+    return table, r
+
+
+def _write_chunk(folder: Path, size: int, seed: int, part: int, run0: int, run1: int, by_date: bool) -> None:
+    import pyarrow.parquet as pq
+
+    table, r = _chunk(size, seed, part, run0, run1)
+    if not by_date:
         pq.write_table(table, folder / f"part-{part:05d}.parquet", compression="snappy")
-        part += 1
-        run0 = run1
+        return
+    # One file per UTC date of the runs (runs are an hour apart from START, a midnight): the store's
+    # partition folders, date=YYYY-MM-DD, the column itself in the folder name only, as Delta keeps it.
+    day = r // 24
+    cuts = np.flatnonzero(np.diff(day)) + 1
+    for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(r)], strict=True):
+        where = folder / f"date={(START + dt.timedelta(days=int(day[lo]))).date().isoformat()}"
+        where.mkdir(exist_ok=True)
+        pq.write_table(table.slice(lo, hi - lo), where / f"part-{part:05d}.parquet", compression="snappy")
+
+
+def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000, by_date: bool = False,
+             workers: int = 1) -> Path:
+    """Write `size` synthetic records as Parquet files under `folder`; returns folder.
+
+    Every run is one implementation running every vector; runs rotate over
+    the implementations an hour apart. Versions change every 20 runs of an
+    implementation and the vectors digest every 50 runs, so that flakiness
+    has pairs to count and pairs to skip. A few percent of vector x
+    implementation cells are flaky: they draw a new outcome every run.
+    With `by_date` the files go to one folder per UTC date of their runs (date=YYYY-MM-DD), as the
+    store's records table keeps them; `workers` processes write chunks side by side.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    g = _plan(size, seed)
+    runs_per_chunk = max(1, chunk_rows // g["n_vec"])
+    chunks = [(folder, size, seed, part, run0, min(g["n_runs"], run0 + runs_per_chunk), by_date)
+              for part, run0 in enumerate(range(0, g["n_runs"], runs_per_chunk))]
+    if workers <= 1 or len(chunks) == 1:
+        for c in chunks:
+            _write_chunk(*c)
+        return folder
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for f in [pool.submit(_write_chunk, *c) for c in chunks]:
+            f.result()
     return folder
 
 
