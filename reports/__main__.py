@@ -131,9 +131,14 @@ def parser() -> argparse.ArgumentParser:
                    help="the vectors tree whose spec, clause and vector ids a row may name (default: MQCONFORM_REGISTRY, else "
                         "this checkout's vectors/); `none` checks no ids (synthetic records)")
 
-    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, and appends of one run")
-    c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
-                   help="record counts (default 100000,1000000,10000000)")
+    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, appends of one run, and "
+                                     "reads of the report from a store of N records")
+    c.add_argument("--sizes", type=_sizes, default=None, metavar="N,N,...",
+                   help="record counts of the full builds (default 100000,1000000,10000000, unless --history alone "
+                        "is given)")
+    c.add_argument("--history", type=_sizes, default=None, metavar="N,N,...",
+                   help="record counts of stores to read the report from (a bulk-loaded store per size; Spark's "
+                        "`build --from-store` and DuckDB's read of the same store, cold and warm; `reports diff`)")
     c.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     c.add_argument("--workdir", default=None, metavar="DIR", help="where to write the synthetic Parquet (default: a temp dir)")
@@ -206,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from . import bench
 
-        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
+        sizes = args.sizes if args.sizes is not None else ([] if args.history else [100_000, 1_000_000, 10_000_000])
+        bench.run(sizes, history=args.history, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
                   append_to=args.append_to, cap_gib=args.memory_cap_gib, timeout_s=args.timeout_min * 60)
         return 0
     p.error(f"unknown command {args.command}")

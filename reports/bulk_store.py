@@ -11,6 +11,7 @@ There are no state tables: `reports build --from-store` makes them from all reco
 The generated records are unique on the store's key (reports/store.py KEY), as the MERGE keeps them.
 
     python -m reports.bulk_store STORE N [--master URL] [--conf K=V ...]
+    python -m reports.bulk_store STORE --convert-only     (records generated already: step 2 and 3)
 """
 from __future__ import annotations
 
@@ -59,11 +60,26 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(prog="python -m reports.bulk_store", description=__doc__.split("\n\n")[0])
     p.add_argument("store", metavar="STORE", help="the new store's folder (its records table must not exist)")
-    p.add_argument("size", type=int, metavar="N", help="number of records")
+    p.add_argument("size", type=int, nargs="?", metavar="N", help="number of records")
+    p.add_argument("--convert-only", action="store_true",
+                   help="only turn STORE/records, Parquet already partitioned by date, into the Delta table")
     p.add_argument("--master", default=None, metavar="URL")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--workers", type=int, default=2, metavar="N", help="processes generating side by side (default 2)")
     args = p.parse_args(argv)
+    if (args.size is None) != args.convert_only:
+        p.error("give N, or --convert-only")
+    if args.convert_only:
+        from . import session
+
+        t0 = time.perf_counter()
+        spark = session.start(args.master, parse_conf(args.conf))
+        try:
+            version = convert(spark, str(Path(args.store).resolve()))
+        finally:
+            spark.stop()
+        print(f"bulk store: {args.store} converted to Delta (records version {version}) in {time.perf_counter() - t0:.1f}s")
+        return 0
     try:
         make(Path(args.store), args.size, master=args.master, conf=parse_conf(args.conf), workers=args.workers)
     except (FileExistsError, ValueError) as exc:
