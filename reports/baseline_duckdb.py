@@ -1,7 +1,11 @@
 """The same aggregation as reports/aggregate.py, single-process in DuckDB.
 
 Only for `reports bench`: it gives Spark a yardstick, and because both feed
-reports/model.py, the bench also checks that both engines agree.
+reports/model.py, the bench also checks that both engines agree. Two entries:
+`build` (result files in, as a full `reports build`) and `build_from_store` (the
+report of a Delta store `reports build` wrote, read through its logs, warm or cold:
+`from_store`). The SQL is shared: `records_view` (the records read), `cold_runs` and
+`cold_flaky` (from every record), `latest_aggregates` (the latest runs).
 """
 from __future__ import annotations
 
