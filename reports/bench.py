@@ -464,7 +464,7 @@ def _history(sizes, root, clauses, master, conf, cap, cap_gib, timeout_s, keep, 
         conv = measure([*_python(), "reports.bulk_store", str(store), "--convert-only", *_flags(master, conf)],
                        cap, timeout_s)
         setup = (f"  setup of {size:,}: generated in {t_gen:.1f}s (2 processes), converted to Delta in "
-                 f"{conv['wall_s']:.1f}s (exit {conv['rc']}); {_gib(_du(store))} GiB on disk")
+                 f"{conv['wall_s']:.1f}s (exit {conv['rc']}); {_du(store) / 2**20:,.0f} MiB on disk")
         row: dict = {"size": size, "generate_s": t_gen, "convert": conv}
         if conv["rc"] != 0:
             out(f"| {size:,} | - | - | - | - | - | - |")
