@@ -33,8 +33,8 @@ exit codes:
      expectations file (named by file:line and field), an invalid record
      (named by file:line; only a torn last line is skipped, and said), a record
      it cannot trust (as the gate: reports/trust.py, file:line), no valid
-     records, a local path the cluster's executors cannot see, or no store version
-     for --as-of. Nothing is written then: the store and the report stay as they were.
+     records, a local path the cluster's executors cannot see, no store version
+     for --as-of, or no store at all for --from-store. Nothing is written then: the store and the report stay as they were.
   3  --wait-for only: FILE did not appear within --wait-timeout, or the process that
      started the build ended first; nothing was built
 """
@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
                            Hadoop URIs), keep them in a Delta Lake table partitioned by date under OUT/store, and
                            write OUT/index.html, OUT/summary.md, OUT/compliance.json and OUT/badges/*.svg."""))
     b.add_argument("--results", nargs="+", action="extend", default=[], metavar="PATH",
-                   help="result files or folders (repeatable; required unless --as-of)")
+                   help="result files or folders (repeatable; required unless --as-of or --from-store)")
     b.add_argument("--out", required=True, metavar="DIR", help="output folder (local path or Hadoop URI)")
     b.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
@@ -96,6 +96,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--as-of", default=None, metavar="WHEN",
                    help="rebuild the report from the store as it was at a date or time (2026-11-21, "
                         "2026-11-21T22:00:00Z) or at a version number; no --results")
+    b.add_argument("--from-store", action="store_true",
+                   help="the report of the store as it stands (its latest records version), read from the store: "
+                        "the state tables runs and flaky are brought up to that version (made from all records "
+                        "when absent), then the date partitions of each implementation's two latest runs are "
+                        "read; no --results")
 
     f = sub.add_parser("diff", help="what changed between two runs of a build's store, clause by clause",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=DIFF_EXIT_CODES,
@@ -126,9 +131,14 @@ def parser() -> argparse.ArgumentParser:
                    help="the vectors tree whose spec, clause and vector ids a row may name (default: MQCONFORM_REGISTRY, else "
                         "this checkout's vectors/); `none` checks no ids (synthetic records)")
 
-    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, and appends of one run")
-    c.add_argument("--sizes", type=_sizes, default=[100_000, 1_000_000, 10_000_000], metavar="N,N,...",
-                   help="record counts (default 100000,1000000,10000000)")
+    c = sub.add_parser("bench", help="time full builds on Spark against a DuckDB baseline, appends of one run, and "
+                                     "reads of the report from a store of N records")
+    c.add_argument("--sizes", type=_sizes, default=None, metavar="N,N,...",
+                   help="record counts of the full builds (default 100000,1000000,10000000, unless --history alone "
+                        "is given)")
+    c.add_argument("--history", type=_sizes, default=None, metavar="N,N,...",
+                   help="record counts of stores to read the report from (a bulk-loaded store per size; Spark's "
+                        "`build --from-store` and DuckDB's read of the same store, cold and warm; `reports diff`)")
     c.add_argument("--master", default=None, metavar="URL", help="Spark master (default local[*])")
     c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="extra Spark setting (repeatable)")
     c.add_argument("--workdir", default=None, metavar="DIR", help="where to write the synthetic Parquet (default: a temp dir)")
@@ -180,15 +190,18 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         p.error(str(exc))
     if args.command == "build":
-        if bool(args.results) == bool(args.as_of):
-            p.error("build takes --results, or --as-of to rebuild from the store, not both")
-        if args.wait_for and args.as_of:
-            p.error("--wait-for waits for results: it does not go with --as-of")
+        if sum(map(bool, (args.results, args.as_of, args.from_store))) != 1:
+            p.error("build takes one of --results, --as-of (rebuild from the store as it was) or --from-store "
+                    "(the report of the store as it stands)")
+        if args.wait_for and (args.as_of or args.from_store):
+            p.error("--wait-for waits for results: it does not go with --as-of or --from-store")
+        if args.from_store and args.accumulate:
+            p.error("--accumulate adds --results to the store: it does not go with --from-store")
         if args.wait_timeout <= 0:
             p.error("--wait-timeout must be positive")
         build_args = dict(results=args.results, out=args.out, clause_dir=args.clauses, accumulate=args.accumulate,
                           store=args.store, as_of=args.as_of, expectations=args.expectations,
-                          registry=args.registry)
+                          registry=args.registry, from_store=args.from_store)
         if args.wait_for:
             from reports import early_session as warm
 
@@ -203,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from . import bench
 
-        bench.run(args.sizes, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
+        sizes = args.sizes if args.sizes is not None else ([] if args.history else [100_000, 1_000_000, 10_000_000])
+        bench.run(sizes, history=args.history, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,
                   append_to=args.append_to, cap_gib=args.memory_cap_gib, timeout_s=args.timeout_min * 60)
         return 0
     p.error(f"unknown command {args.command}")

@@ -1,7 +1,11 @@
 """The same aggregation as reports/aggregate.py, single-process in DuckDB.
 
 Only for `reports bench`: it gives Spark a yardstick, and because both feed
-reports/model.py, the bench also checks that both engines agree.
+reports/model.py, the bench also checks that both engines agree. Two entries:
+`build` (result files in, as a full `reports build`) and `build_from_store` (the
+report of a Delta store `reports build` wrote, read through its logs, warm or cold:
+`from_store`). The SQL is shared: `records_view` (the records read), `cold_runs` and
+`cold_flaky` (from every record), `latest_aggregates` (the latest runs).
 """
 from __future__ import annotations
 
@@ -42,13 +46,20 @@ def duck_type(t) -> str:
     return "STRUCT(" + ", ".join(f"{n} {duck_type(ft)}" for n, ft in t[1]) + ")"
 
 
-def _schema4(con, parquet_glob: str) -> tuple[str, str, str]:
+def _source(files: str | list[str]) -> str:
+    """read_parquet's first argument: a glob, or a list of files (a Delta table's current ones)."""
+    def q(f):
+        return "'" + f.replace("'", "''") + "'"
+    return q(files) if isinstance(files, str) else "[" + ", ".join(q(f) for f in files) + "]"
+
+
+def _schema4(con, source: str) -> tuple[str, str, str]:
     """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (fixtures/verdict/row.py): a
     file written before schema 3 has no implementation.role (product, except mqconform's reference codecs
     and mappings: fixtures/verdict/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
     (null)."""
     types = {r[0]: r[1] for r in con.execute(
-        f"DESCRIBE SELECT * FROM read_parquet('{parquet_glob}', union_by_name = true)").fetchall()}
+        f"DESCRIBE SELECT * FROM read_parquet({source}, union_by_name = true)").fetchall()}
     refs = ", ".join(f"'{n}'" for n in sorted(row.reference_names()))
     guessed = (f"CASE WHEN implementation.name IN ({refs}) OR starts_with(implementation.name, "
                f"'{row.REFERENCE_PROVIDER_PREFIX}') THEN 'reference' ELSE 'product' END")
@@ -61,8 +72,24 @@ def _schema4(con, parquet_glob: str) -> tuple[str, str, str]:
 
 
 def compute(con, parquet_glob: str) -> Aggregates:
+    """All aggregates of the records in `parquet_glob`: the cold read (runs and flakiness from every record)."""
+    return _cold(con, parquet_glob)
+
+
+def _cold(con, files: str | list[str]) -> Aggregates:
+    records_view(con, files)
+    agg = Aggregates(runs=cold_runs(con))
+    if agg.runs:
+        latest_aggregates(con, agg)
+        agg.flaky = cold_flaky(con)
+    return agg
+
+
+def records_view(con, files: str | list[str]) -> None:
+    """View `d`: the valid records of `files` in the columns the aggregates use (reports/aggregate.py project)."""
+    source = _source(files)
     outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
-    role, profile, tally = _schema4(con, parquet_glob)
+    role, profile, tally = _schema4(con, source)
     con.execute(f"""
         CREATE OR REPLACE TEMP VIEW d AS
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
@@ -72,22 +99,30 @@ def compute(con, parquet_glob: str) -> Aggregates:
                expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by, protocol,
                {_case('outcome', SEVERITY)} AS sev
         FROM (SELECT *, try_cast(run_started AS TIMESTAMPTZ) AS ts
-              FROM read_parquet('{parquet_glob}', union_by_name = true))
+              FROM read_parquet({source}, union_by_name = true))
         WHERE ts IS NOT NULL AND run_id IS NOT NULL AND implementation.name IS NOT NULL
           AND vector_id IS NOT NULL AND spec IS NOT NULL AND outcome IN ({outcomes})""")
-    runs = [
-        {"impl": r["impl"], "run_id": r["run_id"], "run_started": r["run_started"], "run_us": r["run_us"],
-         "kind": r["kind"], "version": r["version"], "vectors_digest": r["vectors_digest"],
-         "suite_version": r["suite_version"], "counts": _counts(r)}
-        for r in _dicts(con.execute(f"""
+
+
+def _run_row(r: dict) -> dict:
+    return {"impl": r["impl"], "run_id": r["run_id"], "run_started": r["run_started"], "run_us": r["run_us"],
+            "kind": r["kind"], "version": r["version"], "vectors_digest": r["vectors_digest"],
+            "suite_version": r["suite_version"], "counts": _counts(r)}
+
+
+def cold_runs(con) -> list[dict]:
+    """Run counts of every record of `d` (reports/aggregate.py run_counts)."""
+    return [_run_row(r) for r in _dicts(con.execute(f"""
             SELECT impl, run_id, min(run_us) AS run_us, min(run_started) AS run_started, min(kind) AS kind,
                    min(version) AS version, min(vectors_digest) AS vectors_digest,
                    min(suite_version) AS suite_version, {_COUNTS}
-            FROM d GROUP BY impl, run_id"""))
-    ]
-    agg = Aggregates(runs=runs)
-    if not runs:
-        return agg
+            FROM d GROUP BY impl, run_id"""))]
+
+
+def latest_aggregates(con, agg: Aggregates) -> None:
+    """The aggregates of the latest two runs of each implementation (agg.runs), from the records of
+    view `d`, which must hold those runs' records (all records, or the date partitions of those runs)."""
+    runs = agg.runs
     newest = latest_two(runs)
     keys = [(impl, rs[0]["run_id"], 1) for impl, rs in newest.items()]
     keys += [(impl, rs[1]["run_id"], 0) for impl, rs in newest.items() if len(rs) > 1]
@@ -189,8 +224,12 @@ def compute(con, parquet_glob: str) -> Aggregates:
                 WHERE impl IN (SELECT impl FROM keys WHERE which = 0)
                 GROUP BY impl, vector_id HAVING before IS DISTINCT FROM after"""))
         ]
+
+
+def cold_flaky(con) -> list[dict]:
+    """The flaky vectors of every record of `d` (reports/aggregate.py per_run_vectors and fold_flaky)."""
     cls = _case("sev", {s: CLASS_OF[o] for o, s in SEVERITY.items()})
-    agg.flaky = [
+    return [
         {"impl": r["impl"], "vector_id": r["vector_id"], "pairs": int(r["pairs"]), "changes": int(r["changes"])}
         for r in _dicts(con.execute(f"""
             WITH per_run AS (
@@ -210,7 +249,81 @@ def compute(con, parquet_glob: str) -> Aggregates:
                    sum(CASE WHEN same AND diff THEN 1 ELSE 0 END) AS changes
             FROM s GROUP BY impl, vector_id HAVING changes > 0"""))
     ]
-    return agg
+
+
+class StoreError(Exception):
+    """No store, or (warm) no state tables at the records' current version: the message says which."""
+
+
+def from_store(con, store: str, warm: bool) -> tuple[Aggregates, int]:
+    """The aggregates of a Delta store as it stands (reports/store.py), read through its logs
+    (reports/delta_files.py); returns them and the records version.
+
+    warm: run counts and flakiness from the state tables `runs` and `flaky`, which must reflect the
+    records' current version, and the records of the date partitions of the latest two runs of
+    each implementation only (what `reports build --from-store` reads).
+    cold: everything from every record (the state tables are not read)."""
+    from . import delta_files
+    from .store import FLAKY, PARTITION, RECORDS, RUNS, path
+
+    records = delta_files.snapshot(path(store, RECORDS))
+    if records is None:
+        raise StoreError(f"no store at {store} (no Delta table {path(store, RECORDS)})")
+    if not records.files:
+        return Aggregates(runs=[]), records.version
+    if not warm:
+        return _cold(con, records.paths), records.version
+    state = {}
+    for table in (RUNS, FLAKY):
+        snap = delta_files.snapshot(path(store, table))
+        at = delta_files.records_version(snap) if snap is not None else None
+        if at != records.version:
+            raise StoreError(f"the state table {path(store, table)} reflects records version {at}, the records are at "
+                             f"{records.version}: a warm read needs the state `reports build --from-store` leaves")
+        state[table] = snap
+    runs = [_run_row(r) | {"date": str(r["date"])} for r in _dicts(con.execute(
+        f"SELECT * FROM read_parquet({_source(state[RUNS].paths)})"))] if state[RUNS].files else []
+    agg = Aggregates(runs=[{k: v for k, v in r.items() if k != "date"} for r in runs])
+    if agg.runs:
+        newest = latest_two(runs)
+        dates = {r["date"] for rs in newest.values() for r in rs}
+        records_view(con, records.where(PARTITION, dates))
+        latest_aggregates(con, agg)
+    agg.flaky = [
+        {"impl": r["impl"], "vector_id": r["vector_id"], "pairs": int(r["pairs"]), "changes": int(r["changes"])}
+        for r in _dicts(con.execute(f"""SELECT impl, vector_id, pairs, changes
+                                         FROM read_parquet({_source(state[FLAKY].paths)}) WHERE changes > 0"""))
+    ] if state[FLAKY].files else []
+    return agg, records.version
+
+
+def _connect(memory_limit: str | None, spill: str):
+    import duckdb
+
+    con = duckdb.connect()
+    if memory_limit:
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+    con.execute(f"SET temp_directory = '{spill}'")
+    return con
+
+
+def build_from_store(store: str, out: str, warm: bool, memory_limit: str | None = None) -> dict:
+    """The report of a Delta store as it stands (from_store), written to OUT as `reports build` does."""
+    from pathlib import Path
+
+    from . import model, profile
+    from .build import write_outputs
+
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    con = _connect(memory_limit, str(out_dir / ".duckdb-tmp"))
+    try:
+        agg, _ = from_store(con, store, warm)
+    finally:
+        con.close()
+    report = model.build_report(agg, {}, requirements=profile.load_requirements())
+    write_outputs(report, out_dir)
+    return report
 
 
 def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
@@ -251,11 +364,38 @@ def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
     return report
 
 
-if __name__ == "__main__":
-    # python -m reports.baseline_duckdb RESULTS_GLOB OUT [MEMORY_LIMIT]: the bench's full build in DuckDB
+USAGE = """usage: python -m reports.baseline_duckdb RESULTS_GLOB OUT [MEMORY_LIMIT]
+         (the bench's full build: results in, a Parquet store and the report out)
+       python -m reports.baseline_duckdb --from-store {warm|cold} STORE OUT [MEMORY_LIMIT]
+         (the report of a Delta store of `reports build` as it stands, read through its logs)"""
+
+
+def main(argv: list[str]) -> int:
     import sys
     import time
 
     t = time.monotonic()
-    rep = build(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    if argv[:1] == ["--from-store"]:
+        if len(argv) not in (4, 5) or argv[1] not in ("warm", "cold"):
+            print(USAGE, file=sys.stderr)
+            return 2
+        try:
+            rep = build_from_store(argv[2], argv[3], argv[1] == "warm", argv[4] if len(argv) > 4 else None)
+        except StoreError as exc:
+            print(f"duckdb from store: {exc}", file=sys.stderr)
+            return 2
+        print(f"duckdb from store ({argv[1]}): {rep['totals']['records']} records, "
+              f"{rep['totals']['runs']} runs in {time.monotonic() - t:.1f}s")
+        return 0
+    if len(argv) not in (2, 3) or argv[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    rep = build(argv[0], argv[1], argv[2] if len(argv) > 2 else None)
     print(f"duckdb build: {rep['totals']['records']} records in {time.monotonic() - t:.1f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

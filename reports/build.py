@@ -111,7 +111,7 @@ def _as_of(text: str) -> int | str:
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
         clause_dir: str | None = None, accumulate: bool = False, spark=None, store: str | None = None,
         as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False,
-        registry: str | None = None) -> int:
+        registry: str | None = None, from_store: bool = False) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
     from reports import aggregate, cluster, read, session
     from reports import full_build as replace
@@ -148,7 +148,19 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         return 1
     master = spark.sparkContext.master
 
-    if as_of is not None:
+    if from_store:
+        # The store as it stands: its state tables folded up to its latest records version (made from all
+        # records when absent), then the latest runs' partitions; no record is read or written besides.
+        version = S.version(spark, S.path(store_uri, S.RECORDS))
+        if version is None:
+            print(f"reports build: no store at {store_uri} (no Delta table {S.path(store_uri, S.RECORDS)}): give "
+                  "--store the folder a build wrote, OUT/store of `reports build --out OUT` by default", file=sys.stderr)
+            return 2
+        if not session.is_local(master) and (missing := cluster.unseen(spark, out_uri, [])):
+            print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)
+            return 2
+        agg = update.build(spark, store_uri, version)
+    elif as_of is not None:
         when = _as_of(as_of)
         if not session.is_local(master) and (missing := cluster.unseen(spark, out_uri, [])):
             print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)

@@ -49,3 +49,35 @@ def test_measure_reports_peak_memory_and_stops_at_the_cap():
     assert r["stopped"] == "memory" and r["rc"] != 0
     r = bench.measure([sys.executable, "-c", "import time; time.sleep(30)"], cap_bytes=8 << 30, timeout_s=1)
     assert r["stopped"] == "time" and r["wall_s"] < 20
+
+
+def test_generate_by_date_writes_the_records_layout_and_the_same_records(tmp_path):
+    """The history workload's records: one folder per UTC date of their runs, the same rows as the plain
+    files of the same size and seed, whatever the number of processes."""
+    import pyarrow.dataset as ds
+
+    plain = pq.read_table(bench.generate(tmp_path / "plain", 30_000, chunk_rows=7000))
+    by_date = bench.generate(tmp_path / "by-date", 30_000, chunk_rows=7000, by_date=True, workers=2)
+    assert sorted(p.name for p in by_date.iterdir()) == ["date=2026-01-01", "date=2026-01-02"]
+    table = ds.dataset(by_date, format="parquet", partitioning="hive").to_table()
+    assert table.schema.remove(table.schema.get_field_index("date")).equals(arrow_schema())
+    for row in table.select(["run_started", "date"]).to_pylist()[::997]:
+        assert row["run_started"][:10] == str(row["date"])
+    key = ["run_id", "vector_id", "outcome", "duration_s"]
+    assert sorted(table.select(key).to_pylist(), key=str) == sorted(plain.select(key).to_pylist(), key=str)
+
+
+def test_diff_runs_are_the_oldest_and_newest_run_of_one_implementation(tmp_path):
+    table = pq.read_table(bench.generate(tmp_path / "g", 30_000))
+    first, last = bench.diff_runs(30_000)
+    impl_of = {r["run_id"]: (r["implementation"]["name"], r["run_started"])
+               for r in table.select(["run_id", "implementation", "run_started"]).to_pylist()}
+    runs = sorted(s for i, s in impl_of.values() if i == "impl-00")
+    assert impl_of[first] == ("impl-00", runs[0]) and impl_of[last] == ("impl-00", runs[-1])
+
+
+def test_same_report_names_the_reports_that_differ():
+    assert bench._same({"a": {"x": 1}, "b": {"x": 1}}) == "yes"
+    assert bench._same({"a": {"x": 1}, "b": None, "c": {"x": 1}}) == "yes (2 of 3)"
+    assert bench._same({"a": {"x": 1}, "b": {"x": 2}}) == "NO: b differ from a"
+    assert bench._same({"a": {"x": 1}, "b": None}) == "-"
