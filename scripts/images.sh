@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The container engine and the brokers' images, for the main job (scripts/conformance.sh), which
+# runs this beside its Python environment's install:
+#
+#   bash scripts/images.sh [--ready FILE] [--engine-started FILE]
+#
+# 1. a Docker API, or podman installed and its service started (scripts/container-engine.sh
+#    ensure); FILE of --engine-started is created when this started the service (whoever ends the
+#    run stops it);
+# 2. the Debian base images the catalog names (scripts/build-base-image.sh, debootstrap), side by
+#    side: they need no Python packages (a base the catalog adds later is still made by step 3);
+# 3. once FILE of --ready exists (the packages the provisioning imports are in .venv: bootstrap.sh
+#    main --ready), every target's image and the shims: python -m fixtures.provision build.
+# Exit status 0 when all is ready, 1 when an image failed (the others are still built), 2 when
+# there is no engine. Every wait is bounded: the base images by build-base-image.sh's own
+# timeouts, the wait for FILE by MQCONFORM_READY_WAIT_S (default 1800), the builds by
+# MQCONFORM_BUILD_TIMEOUT (fixtures/provision/images.py).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ready="" started=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ready) ready="${2:?--ready needs a file}"; shift 2 ;;
+    --engine-started) started="${2:?--engine-started needs a file}"; shift 2 ;;
+    *) echo "images: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+state="${MQCONFORM_STATE:-.mqconform}"
+say() { echo "images: $*" >&2; }
+
+if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
+  bash scripts/container-engine.sh ensure >/dev/null || { say "no container engine"; exit 2; }
+  if [ -n "$started" ]; then : > "$started"; fi
+fi
+eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
+
+# The bases, under the lock fixtures/provision/images.py takes for the same base (flock(2) both).
+mkdir -p "$state/build"
+t0=$(date +%s)
+pids=()
+for suite in $(sed -n 's/^ *base: *\([a-z]*\).*/\1/p' fixtures/provision/targets.yaml | sort -u); do
+  ( exec 7>"$state/build/base-$suite.lock"
+    flock -w 1200 7 || { say "base $suite: lock held for 1200s"; exit 1; }
+    bash scripts/build-base-image.sh "$suite" >/dev/null ) &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || say "a base image failed (the build says which)"; done
+say "base images in $(( $(date +%s) - t0 ))s"
+
+if [ -n "$ready" ]; then
+  deadline=$(( $(date +%s) + ${MQCONFORM_READY_WAIT_S:-1800} ))
+  until [ -e "$ready" ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || { say "the Python environment was not ready within ${MQCONFORM_READY_WAIT_S:-1800}s"; exit 1; }
+    sleep 0.5
+  done
+fi
+.venv/bin/python -m fixtures.provision build
