@@ -83,10 +83,11 @@ CONTAINERS_CONF='$run/clone/.mqconform/containers.conf' podman rm -af -t 5 >/dev
 bash scripts/container-engine.sh stop >/dev/null 2>&1
 exit \$rc"
 start=$(date +%s)
-rc=0
+set +e
 env -u DOCKER_HOST -u CONTAINERS_CONF -u MQCONFORM_STATE -u MQCONFORM_OUT -u VIRTUAL_ENV \
-    unshare -m --propagation private bash -c "$inner" fresh-run "${args[@]}" 2>&1 | tee "$run/run.log" || rc=$?
+    unshare -m --propagation private bash -c "$inner" fresh-run "${args[@]}" 2>&1 | tee "$run/run.log"
 rc=${PIPESTATUS[0]}
+set -e
 echo "fresh-run: exit $rc after $(( $(date +%s) - start ))s; phases in $run/clone/out/timing.md" >&2
 cat "$run/clone/out/timing.md" 2>/dev/null || true
 # The engine's storage and the environment are the run's alone; the clone's out/ and the logs stay.
