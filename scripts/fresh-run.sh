@@ -90,6 +90,9 @@ rc=${PIPESTATUS[0]}
 set -e
 echo "fresh-run: exit $rc after $(( $(date +%s) - start ))s; phases in $run/clone/out/timing.md" >&2
 cat "$run/clone/out/timing.md" 2>/dev/null || true
+# The first report is written when the phase after "report (Spark)" begins (phases.txt: fixtures/run/clock.py).
+awk '$2 !~ /^~/ { if (!t0) t0 = $1; if (rep) { printf "fresh-run: first report %.0fs after the start\n", $1 - t0; exit }
+     if ($0 ~ / report \(Spark\)$/) rep = 1 }' "$run/clone/out/phases.txt" 2>/dev/null | tee -a "$run/run.log" >&2 || true
 # The engine's storage and the environment are the run's alone; the clone's out/ and the logs stay.
 rm -rf --one-file-system "$run/hidden" "$run/clone/.venv" "$run/clone/.mqconform"
 exit "$rc"
