@@ -53,7 +53,7 @@ py=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv
 fi
-pip=(.venv/bin/python -m pip)
+pip=(.venv/bin/python -m pip --disable-pip-version-check)
 stamp=.venv/.mqconform-deps
 dev_stamp=.venv/.mqconform-deps-dev
 spark_job="" wheels=""
@@ -77,7 +77,10 @@ print("\n".join(d for d in deps if kinds.get(name(d), "first") == sys.argv[1]))
 EOF
 }
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  "${pip[@]}" install -q --upgrade pip >/dev/null
+  # a pip older than 23 (an old Python's bundled one) is upgraded first; a newer one is kept
+  if ! .venv/bin/python -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 23)'; then
+    "${pip[@]}" install -q --upgrade pip >/dev/null
+  fi
   # pyspark is one large source download built into a wheel: it is fetched and built beside the
   # first packages, which the provisioning needs (it imports the protocol clients); the report's
   # come last, with the project.
