@@ -41,10 +41,13 @@ pids=()
 for suite in $(sed -n 's/^ *base: *\([a-z]*\).*/\1/p' fixtures/provision/targets.yaml | sort -u); do
   ( exec 7>"$state/build/base-$suite.lock"
     flock -w 1200 7 || { say "base $suite: lock held for 1200s"; exit 1; }
-    bash scripts/build-base-image.sh "$suite" >/dev/null ) &
+    log="$state/build/base-$suite.log"
+    bash scripts/build-base-image.sh "$suite" >/dev/null 2>"$log" \
+      || { tail -n 20 "$log" >&2; say "base $suite failed (log $log)"; exit 1; }
+    grep -h '^build-base-image: built' "$log" >&2 || true ) &
   pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p" || say "a base image failed (the build says which)"; done
+for p in "${pids[@]}"; do wait "$p" || true; done
 say "base images in $(( $(date +%s) - t0 ))s"
 
 if [ -n "$ready" ]; then
