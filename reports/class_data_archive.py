@@ -83,9 +83,9 @@ def make() -> Path:
     script = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from reports import build, session, warm\n"
+        "from reports import build, early_session, session\n"
         "d = Path(sys.argv[1]); f = d / 'results.jsonl'\n"
-        "f.write_text(''.join(json.dumps(r) + '\\n' for r in warm.synthetic_records()), encoding='utf-8')\n"
+        "f.write_text(''.join(json.dumps(r) + '\\n' for r in early_session.synthetic_records()), encoding='utf-8')\n"
         "spark = session.start(conf={'spark.driver.extraJavaOptions': sys.argv[2]})\n"
         "for acc in (False, True):\n"
         "    assert build.run([str(f)], str(d / 'out'), spark=spark, accumulate=acc, quiet=True, registry='none') == 0\n"

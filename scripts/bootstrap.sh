@@ -1,25 +1,49 @@
 #!/usr/bin/env bash
 # Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
-# (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), a class
-# data sharing archive for Spark's JVM (reports/class_data_archive.py), and
-# the Debian packages the tests need (Java for Spark, Chromium and chromedriver for the HTML report tests, iproute2
-# for the second-host test). Idempotent: a second run only checks.
+# (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), and
+# the Debian packages needed (Java for Spark).
+#
+#   bash scripts/bootstrap.sh                   what the project's tests need as well (scripts/test.sh):
+#                                               pyproject's dev extra (ruff, tox, selenium), Chromium and
+#                                               chromedriver for the HTML report tests, iproute2 for the
+#                                               second-host test, and a class data sharing archive of
+#                                               Spark's classes for the report's JVM (reports/class_data_archive.py)
+#   bash scripts/bootstrap.sh main [--ready F]  only what the main job (scripts/conformance.sh) needs;
+#                                               F is created once the packages the provisioning imports
+#                                               (all but Spark's) are installed, before Spark's are
+#
+# Idempotent: a second run only checks. MQCONFORM_NO_BROWSER=1 skips Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=all ready=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    main) mode=main; shift ;;
+    --ready) ready="${2:?--ready needs a file}"; shift 2 ;;
+    *) echo "bootstrap: unknown argument $1 (usage: bootstrap.sh [main [--ready FILE]])" >&2; exit 2 ;;
+  esac
+done
+
 want_apt=()
 command -v java >/dev/null 2>&1 || want_apt+=(default-jre-headless)
-if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ]; then
-  command -v chromium >/dev/null 2>&1 || want_apt+=(chromium)
-  # the comparison view's test drives Chromium through chromedriver (selenium, from pyproject's dev extras)
-  command -v chromedriver >/dev/null 2>&1 || want_apt+=(chromium-driver)
+if [ "$mode" = all ]; then
+  if [ "${MQCONFORM_NO_BROWSER:-0}" != 1 ]; then
+    command -v chromium >/dev/null 2>&1 || want_apt+=(chromium)
+    # the comparison view's test drives Chromium through chromedriver (selenium, from pyproject's dev extras)
+    command -v chromedriver >/dev/null 2>&1 || want_apt+=(chromium-driver)
+  fi
+  command -v ip >/dev/null 2>&1 || want_apt+=(iproute2)
 fi
-command -v ip >/dev/null 2>&1 || want_apt+=(iproute2)
 if [ ${#want_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "bootstrap: installing ${want_apt[*]} from Debian" >&2
+    # one of the project's apt runs at a time (scripts/container-engine.sh may install beside this)
+    exec 8>/var/lock/mqconform-apt.lock
+    flock -w 900 8 || { echo "bootstrap: another install held /var/lock/mqconform-apt.lock for 900s" >&2; exit 1; }
     timeout 600 apt-get update -qq
     DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends "${want_apt[@]}" >/dev/null
+    exec 8>&-
   else
     echo "bootstrap: please install ${want_apt[*]} (needs root)" >&2
   fi
@@ -29,16 +53,63 @@ py=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv
 fi
+pip=(.venv/bin/python -m pip --disable-pip-version-check)
 stamp=.venv/.mqconform-deps
+dev_stamp=.venv/.mqconform-deps-dev
+spark_job="" wheels=""
+stop_spark_job() {
+  if [ -n "$spark_job" ]; then kill "$spark_job" 2>/dev/null; wait "$spark_job" 2>/dev/null; fi
+  if [ -n "$wheels" ]; then rm -rf "$wheels"; fi
+}
+trap stop_spark_job EXIT
+trap 'exit 3' INT TERM HUP
+# pyproject's dependencies as pip requirements, of one kind: `spark` (pyspark, delta-spark: built
+# into wheels from a large source download), `report` (the other packages only the report reads
+# with), `first` (all others: what the suites and the provisioning import).
+requirements() {
+  .venv/bin/python - "$1" <<'EOF'
+import re, sys, tomllib
+deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]
+kinds = {"pyspark": "spark", "delta-spark": "spark",
+         "deltalake": "report", "pyarrow": "report", "duckdb": "report", "pandas": "report", "numpy": "report"}
+name = lambda d: re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0].strip().lower()
+print("\n".join(d for d in deps if kinds.get(name(d), "first") == sys.argv[1]))
+EOF
+}
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q '.[dev]'
+  # a pip older than 23 (an old Python's bundled one) is upgraded first; a newer one is kept
+  if ! .venv/bin/python -c 'import sys, pip; sys.exit(int(pip.__version__.split(".")[0]) < 23)'; then
+    "${pip[@]}" install -q --upgrade pip >/dev/null
+  fi
+  # pyspark is one large source download built into a wheel: it is fetched and built beside the
+  # first packages, which the provisioning needs (it imports the protocol clients); the report's
+  # come last, with the project.
+  wheels="$(mktemp -d)"
+  mapfile -t spark_reqs < <(requirements spark)
+  mapfile -t first_reqs < <(requirements first)
+  timeout 1200 "${pip[@]}" wheel -q --no-deps -w "$wheels" "${spark_reqs[@]}" > "$wheels.log" 2>&1 &
+  spark_job=$!
+  "${pip[@]}" install -q "${first_reqs[@]}"
+  if [ -n "$ready" ]; then : > "$ready"; fi
+  wait "$spark_job" || { cat "$wheels.log" >&2; rm -f "$wheels.log"; spark_job=""; echo "bootstrap: could not build Spark's wheels" >&2; exit 1; }
+  spark_job=""
+  rm -f "$wheels.log"
+  "${pip[@]}" install -q --find-links "$wheels" .
+  rm -rf "$wheels"; wheels=""
   touch "$stamp"
+fi
+if [ -n "$ready" ]; then : > "$ready"; fi
+if [ "$mode" = all ] && { [ ! -f "$dev_stamp" ] || [ pyproject.toml -nt "$dev_stamp" ]; }; then
+  "${pip[@]}" install -q '.[dev]'
+  touch "$dev_stamp"
 fi
 # Spark resolves the jars once into .venv/spark-ivy; later builds start without a registry.
 timeout 600 .venv/bin/python -m reports.deltajars >/dev/null 2>.venv/spark-ivy.log || {
   cat .venv/spark-ivy.log >&2; echo "bootstrap: could not resolve Delta Lake's jars" >&2; exit 1; }
 # A class data sharing archive of Spark's classes for the report build's JVM (reports/class_data_archive.py):
-# made once (about 40 s), it only makes builds start faster, so a failure here is a warning.
-timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log || {
-  echo "bootstrap: no class data sharing archive for Spark (builds run without it; see .venv/spark-cds.log)" >&2; }
+# made once (about 40 s), it only makes builds start faster, so a failure here is a warning. The
+# main job makes it after its first report instead (scripts/conformance.sh).
+if [ "$mode" = all ]; then
+  timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log || {
+    echo "bootstrap: no class data sharing archive for Spark (builds run without it; see .venv/spark-cds.log)" >&2; }
+fi

@@ -42,11 +42,15 @@ phases="$out/phases.txt"
 : > "$phases"
 # fixtures.run.clock is standard library only: it runs before the virtualenv exists.
 python3 -m fixtures.run.clock mark "$phases" "bootstrap (Python environment)"
-bash scripts/bootstrap.sh || exit 3
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
 python3 -m fixtures.run.clock sample-memory "$out/memory.json" &
 sampler=$!
-started_engine=0
+state="${MQCONFORM_STATE:-.mqconform}"
+engine_started="$out/.engine-started"   # exists once images.sh has started a podman service
+venv_ready="$out/.venv-ready"           # exists once the packages the provisioning imports are in .venv
+rm -f "$engine_started" "$venv_ready"
+images=""   # the engine and image build started beside the Python environment, until it has ended
+cds=""      # the class data sharing archive made after the report, until it has ended
 report=""   # the report build started beside the vectors, until it has ended
 gating=""   # the gate started beside the report, until it has ended
 phase=""
@@ -75,8 +79,15 @@ cleanup() {
     kill -KILL -- "-$report" 2>/dev/null
   fi
   if [ -n "$gating" ]; then kill "$gating" 2>/dev/null; wait_bounded "$gating" 30 >/dev/null 2>&1; fi
+  # the image build's group: its engine install, debootstraps, prebuilds and podman builds
+  if [ -n "$images" ]; then
+    kill -- "-$images" 2>/dev/null; wait_bounded "$images" 30 >/dev/null 2>&1
+    kill -KILL -- "-$images" 2>/dev/null
+  fi
+  if [ -n "$cds" ]; then kill -- "-$cds" 2>/dev/null; wait_bounded "$cds" 30 >/dev/null 2>&1; kill -KILL -- "-$cds" 2>/dev/null; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
-  if [ "$started_engine" = 1 ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
+  if [ -f "$engine_started" ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
+  rm -f "$engine_started" "$venv_ready"
 }
 trap cleanup EXIT
 # Bash runs no EXIT trap when a signal ends it: these make the signals end it through exit.
@@ -99,13 +110,27 @@ on_signal() {
 trap '[ "$phase" = vectors ] || exit 3' INT
 trap 'on_signal 3 TERM' TERM
 trap 'on_signal 3 HUP' HUP
+# The engine and the images do not wait for the Python environment: scripts/images.sh installs and
+# starts the engine and makes the Debian base images at once, and builds the brokers' images once
+# the packages the provisioning imports are installed (bootstrap's --ready), while Spark's still
+# install. In a process group of its own, ended by the EXIT trap should the run end first.
+python3 -m fixtures.run.clock early "$phases" "engine and image build"
+set -m
+bash scripts/images.sh --ready "$venv_ready" --engine-started "$engine_started" &
+images=$!
+set +m
+bash scripts/bootstrap.sh main --ready "$venv_ready" || exit 3
 python3 -m fixtures.run.clock mark "$phases" "engine and image build"
-if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
-  if bash scripts/container-engine.sh ensure >/dev/null; then started_engine=1; fi
-fi
+wait_bounded "$images" "${MQCONFORM_IMAGES_WAIT_S:-2400}"
+built_images=$?
+images=""
+case $built_images in
+  0) ;;
+  124) echo "conformance: the engine and images were not ready within ${MQCONFORM_IMAGES_WAIT_S:-2400}s; stopped their build" >&2 ;;
+  *) echo "conformance: image build failed; those targets will report errors" >&2 ;;
+esac
 if bash scripts/container-engine.sh status >/dev/null 2>&1; then
   eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
-  .venv/bin/python -m fixtures.provision build || echo "conformance: image build failed; those targets will report errors" >&2
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
@@ -170,6 +195,14 @@ if [ "$built" != 0 ]; then
 fi
 phase=""
 echo "conformance: report in $out/report/index.html"
+# A class data sharing archive of Spark's classes only makes later report builds start sooner
+# (reports/class_data_archive.py): made once (a later run only finds it), after the first report,
+# beside the gate.
+python3 -m fixtures.run.clock early "$phases" "class data archive (for later reports)"
+set -m
+timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log &
+cds=$!
+set +m
 python3 -m fixtures.run.clock mark "$phases" "gate"
 wait_bounded "$gating" 300
 gate=$?
@@ -178,6 +211,11 @@ cat "$out/gate.log"
 cat "$out/gate.err" >&2
 rm -f "$out/gate.log" "$out/gate.err"
 [ "$gate" = 124 ] && { echo "conformance: the gate did not end within 300s; stopped it" >&2; gate=2; }
+if [ -n "$cds" ]; then
+  python3 -m fixtures.run.clock mark "$phases" "class data archive (for later reports)"
+  wait_bounded "$cds" 960 || echo "conformance: no class data sharing archive for Spark (later builds run without it; see .venv/spark-cds.log)" >&2
+  cds=""
+fi
 python3 -m fixtures.run.clock mark "$phases" "end"
 kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
 python3 -m fixtures.run.clock summary "$out" "$phases" "$out/memory.json" "$out/results.jsonl" || true

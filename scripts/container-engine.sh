@@ -83,6 +83,9 @@ install_packages() {
     command -v apt-get >/dev/null 2>&1 || die "no apt-get: install ${missing[*]} yourself, or provide a Docker API via DOCKER_HOST"
     log "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    # one of the project's apt runs at a time (scripts/bootstrap.sh may install beside this)
+    exec 8>/var/lock/mqconform-apt.lock
+    flock -w 900 8 || die "another install held /var/lock/mqconform-apt.lock for 900s"
     timeout 300 apt-get update -qq >&2 || die "apt-get update failed"
     timeout 900 apt-get install -y -qq --no-install-recommends "${missing[@]}" \
         uidmap fuse-overlayfs slirp4netns iptables >&2 \

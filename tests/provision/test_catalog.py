@@ -142,7 +142,8 @@ def test_engine_mode_is_checked(monkeypatch):
         engine.ensure(apply=False)
 
 
-@pytest.mark.parametrize("script", ["scripts/container-engine.sh", "scripts/build-base-image.sh",
+@pytest.mark.parametrize("script", ["scripts/container-engine.sh", "scripts/build-base-image.sh", "scripts/images.sh",
+                                    "scripts/bootstrap.sh", "scripts/conformance.sh", "scripts/fresh-run.sh",
                                     "containers/garagemq/build.sh"])
 def test_shell_scripts_parse(script):
     subprocess.run(["bash", "-n", str(ROOT / script)], check=True)

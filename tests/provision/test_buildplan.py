@@ -1,0 +1,69 @@
+"""The image build plan: lanes by base, side by side, one failure not stopping the others."""
+from __future__ import annotations
+
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from fixtures.provision import buildplan
+
+
+def entry(name, base):
+    return SimpleNamespace(name=name, base=base)
+
+
+ENTRIES = [entry("a1", "A"), entry("b1", "B"), entry("a2", "A"), entry("c1", "C"), entry("a3", "A"), entry("b2", "B")]
+
+
+def names(lanes):
+    return [[e.name for e in lane] for lane in lanes]
+
+
+def test_one_job_is_one_lane_with_each_base_together_in_catalog_order():
+    assert names(buildplan.lanes(ENTRIES, 1)) == [["a1", "a2", "a3", "b1", "b2", "c1"]]
+
+
+def test_two_jobs_put_the_largest_base_alone_and_the_others_beside_it():
+    assert names(buildplan.lanes(ENTRIES, 2)) == [["a1", "a2", "a3"], ["b1", "b2", "c1"]]
+
+
+def test_no_more_lanes_than_bases():
+    assert names(buildplan.lanes(ENTRIES, 8)) == [["a1", "a2", "a3"], ["b1", "b2"], ["c1"]]
+
+
+def test_a_base_is_never_split_across_lanes():
+    for jobs in range(1, 5):
+        bases = [{e.base for e in lane} for lane in buildplan.lanes(ENTRIES, jobs)]
+        assert sum(len(b) for b in bases) == len(set().union(*bases)) == 3
+
+
+def test_jobs_below_one_is_an_error():
+    with pytest.raises(ValueError, match="at least 1"):
+        buildplan.lanes(ENTRIES, 0)
+
+
+def test_lanes_run_side_by_side_and_a_failure_is_said_while_the_rest_is_built():
+    running, peak, lock = set(), [0], threading.Lock()
+    built = []
+
+    def build(e):
+        with lock:
+            running.add(e.name)
+            peak[0] = max(peak[0], len(running))
+        time.sleep(0.05)
+        with lock:
+            running.discard(e.name)
+            built.append(e.name)
+        if e.name == "a2":
+            raise RuntimeError("no such package")
+        return "built"
+
+    lines = []
+    failures = buildplan.build_all(ENTRIES, build, 2, say=lines.append)
+    assert failures == ["a2: no such package"]
+    assert sorted(built) == sorted(e.name for e in ENTRIES)     # a3 still built after a2 failed
+    assert peak[0] == 2
+    assert built.index("a1") < built.index("a2") < built.index("a3")   # one base: in order
+    assert any(ln.startswith("a2: failed after") for ln in lines) and "c1: built" in lines
