@@ -114,10 +114,10 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         registry: str | None = None) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
     from reports import aggregate, cluster, read, session
-    from reports.build_phases import Phases
     from reports import full_build as replace
     from reports import incremental_build as update
     from reports import known_deviations as known
+    from reports.build_phases import Phases
 
     from . import store as S
 
