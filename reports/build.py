@@ -117,6 +117,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     from reports import full_build as replace
     from reports import incremental_build as update
     from reports import known_deviations as known
+    from reports.build_phases import Phases
 
     from . import store as S
 
@@ -140,8 +141,10 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     out_uri = str(_local_path(out)) if local else out.rstrip("/")
     store_uri = store_location(out, store)
     conf = conf or {}
+    phase = Phases()
     try:
-        spark = spark or session.start(master, conf)
+        with phase("session start"):
+            spark = spark or session.start(master, conf)
         session.wait_for_executors(spark)
     except session.ClusterError as exc:
         print(f"reports build: {exc}", file=sys.stderr)
@@ -181,7 +184,8 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
                   file=sys.stderr)
             inputs.append(legacy)
         try:
-            found = read.classify(spark, inputs)
+            with phase("input listing", spark):
+                found = read.classify(spark, inputs)
         except read.InputError as exc:
             print(f"reports build: {exc}", file=sys.stderr)
             return 2
@@ -190,12 +194,14 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             if missing := cluster.unseen(spark, out_uri if local else "", files if local else []):
                 print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)
                 return 2
-        partitions = session.tune_for_input(spark, found.nbytes, conf)
-        raw = read.read_raw(spark, found)
-        checked = read.check(spark, raw, found)
+        partitions = session.tune_for_input(spark, found.nbytes, conf, text_bytes=found.text_bytes)
+        with phase("read + check", spark):
+            raw = read.read_raw(spark, found)
+            checked = read.check(spark, raw, found)
         if not checked.problems.errors:
             # what the gate refuses, the report refuses: no verdict or badge from a row it cannot trust
-            distrust = read.trust_check(spark, raw, trust)
+            with phase("trust check", spark):
+                distrust = read.trust_check(spark, raw, trust)
             checked.problems.errors.extend(distrust.errors)
         checked.problems.say("reports build", sys.stderr)
         if checked.problems.errors:
@@ -210,13 +216,16 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             failpoint("after-records")
             agg = update.build(spark, store_uri, version, step=failpoint)
         else:
-            agg, version = replace.build(rows, store_uri, step=failpoint)
-    report = known.annotate(model.build_report(agg, clauses.load(clause_dir),
-                                               requirements=profile.load_requirements()), entries)
-    if local:
-        publish_local(report, Path(out_uri))
-    else:
-        publish_hadoop(spark, report, out_uri)
+            agg, version = replace.build(rows, store_uri, step=failpoint, phase=phase)
+    with phase("report model"):
+        report = known.annotate(model.build_report(agg, clauses.load(clause_dir),
+                                                   requirements=profile.load_requirements()), entries)
+    with phase("render + publish"):
+        if local:
+            publish_local(report, Path(out_uri))
+        else:
+            publish_hadoop(spark, report, out_uri)
+    phase.say()
     if quiet:
         return 0
     t = report["totals"]

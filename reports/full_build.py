@@ -13,6 +13,7 @@ Rules kept here:
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 
 from pyspark.sql import DataFrame
 
@@ -21,10 +22,11 @@ from reports import store as S
 from reports.model import Aggregates
 
 
-def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name: None) -> tuple[Aggregates, int]:
+def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name: None,
+          phase=lambda name, spark=None: nullcontext()) -> tuple[Aggregates, int]:
     """Commit `rows` (in the form of store.stored_rows) as the store's new contents and aggregate them;
     returns (the aggregates, the records version). `step` is called after each commit but the last
-    with its name (the build's failpoints)."""
+    with its name (the build's failpoints); `phase` names the build's phases (reports/build_phases.py)."""
     spark = rows.sparkSession
     whole = rows.cache()
     d = A.project(whole)
@@ -32,15 +34,22 @@ def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name
     flaky = A.fold_flaky(A.empty_flaky_state(spark), A.per_run_vectors(d)).cache()
 
     def commit() -> int:
-        version = S.commit_records(whole, store, replace=True)
+        with phase("records commit", spark):
+            version = S.commit_records(whole, store, replace=True)
         step("after-records")
-        S.write_state(counts, store, S.RUNS, version)
+        with phase("state: runs", spark):
+            S.write_state(counts, store, S.RUNS, version)
         step("after-runs")
-        S.write_state(flaky, store, S.FLAKY, version)
+        with phase("state: flaky", spark):
+            S.write_state(flaky, store, S.FLAKY, version)
         return version
 
+    def aggregates() -> Aggregates:
+        with phase("aggregates", spark):
+            return A.from_folds(d, counts, flaky)
+
     try:
-        version, agg = A.side_by_side(spark, commit, lambda: A.from_folds(d, counts, flaky))
+        version, agg = A.side_by_side(spark, commit, aggregates)
         return agg, version
     finally:
         for df in (flaky, counts, whole):

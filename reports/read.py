@@ -30,6 +30,10 @@ CORRUPT = "_corrupt_record"   # the raw text of a JSON line that does not parse 
 FILE = "_file"
 
 
+# Bytes of a record as a JSON line per byte of it in Parquet (snappy): 16 or more for result records.
+COLUMNAR_RATIO = 16
+
+
 class InputError(ValueError):
     """A path that does not exist or holds nothing readable."""
 
@@ -64,6 +68,13 @@ class Inputs:
     parquet_reads: list[tuple[str | None, list[str]]] = field(default_factory=list)
     delta_tables: list[str] = field(default_factory=list)  # Delta tables (a store's records) read at their latest version
     nbytes: int = 0  # total size of the files, to size Spark's work
+    columnar_bytes: int = 0  # of which Parquet (and Delta) files: compressed, a record takes far fewer bytes there
+
+    @property
+    def text_bytes(self) -> int:
+        """The size of the inputs as JSON Lines: a record takes about COLUMNAR_RATIO times fewer bytes in
+        Parquet than as a JSON line, and what Spark's work per record costs follows the records."""
+        return self.nbytes - self.columnar_bytes + COLUMNAR_RATIO * self.columnar_bytes
     incomplete: list[str] = field(default_factory=list)  # JSON Lines files whose last line is cut off
 
 
@@ -88,6 +99,7 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
             if status.isFile():
                 inputs.nbytes += status.getLen()
                 if where.endswith(".parquet"):
+                    inputs.columnar_bytes += status.getLen()
                     parquet_reads.append((None, [where]))
                 else:
                     json_paths.append(where)
@@ -97,7 +109,9 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
             table = _delta_table(spark, fs, where)
             if table:
                 inputs.delta_tables.append(table)
-                inputs.nbytes += fs.getContentSummary(jvm_path(spark, table)).getLength()
+                size = fs.getContentSummary(jvm_path(spark, table)).getLength()
+                inputs.nbytes += size
+                inputs.columnar_bytes += size
                 continue
             pq_files, other = [], []
             listing = fs.listFiles(status.getPath(), True)
@@ -109,6 +123,8 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
                 if not all(_visible(part) for part in rel.split("/")):
                     continue
                 inputs.nbytes += entry.getLen()
+                if f.getName().endswith(".parquet"):
+                    inputs.columnar_bytes += entry.getLen()
                 (pq_files if f.getName().endswith(".parquet") else other).append(f.toString())
                 if not f.getName().endswith(".parquet") and _last_line_cut(spark, fs, f, entry.getLen()):
                     inputs.incomplete.append(f.toString())
@@ -238,10 +254,13 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> Checked:
     Files with any other invalid record are read again on the driver to name the lines.
     """
     problems = validate.Problems()
-    rows = (raw.groupBy(FILE)
-            .agg(F.sum(valid().cast("long")).alias("ok"), F.sum((~valid()).cast("long")).alias("bad"),
-                 F.sum(F.col(CORRUPT).isNotNull().cast("long")).alias("corrupt"),
-                 F.collect_set(F.when(valid(), _run_date())).alias("dates"))
+    # valid() is evaluated once per record, in a projection, and its value used by every sum below.
+    rows = (raw.select(FILE, valid().alias("_ok"), F.col(CORRUPT).isNotNull().alias("_corrupt"),
+                       _run_date().alias("_date"))
+            .groupBy(FILE)
+            .agg(F.sum(F.col("_ok").cast("long")).alias("ok"), F.sum((~F.col("_ok")).cast("long")).alias("bad"),
+                 F.sum(F.col("_corrupt").cast("long")).alias("corrupt"),
+                 F.collect_set(F.when(F.col("_ok"), F.col("_date"))).alias("dates"))
             .collect())
     n_valid = sum(r["ok"] or 0 for r in rows)
     dates = sorted({str(d) for r in rows for d in r["dates"]})

@@ -78,11 +78,11 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     from pyspark.sql import SparkSession
 
+    from reports import build_phases, deltajars
     from reports import class_data_archive as cds
-    from reports import deltajars
 
     conf = dict(conf or {})
-    settings = {**DEFAULTS, **deltajars.spark_conf()}
+    settings = {**DEFAULTS, **deltajars.spark_conf(), **build_phases.spark_conf()}
     if options := cds.java_options():
         settings[JAVA_OPTIONS] = f"{settings[JAVA_OPTIONS]} {options}"
     if is_local(master):
@@ -144,11 +144,14 @@ def partitions(spark, nbytes: int) -> int:
     return max(2 * spark.sparkContext.defaultParallelism, math.ceil(nbytes / BYTES_PER_PARTITION))
 
 
-def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None) -> int:
-    """Code generation and shuffle parallelism by input size, unless --conf set them; returns the partitions."""
+def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None, text_bytes: int | None = None) -> int:
+    """Code generation and shuffle parallelism by input size, unless --conf set them; returns the partitions.
+    Code generation goes by `text_bytes` (the inputs' size as JSON Lines, reports/read.py Inputs.text_bytes)
+    when given: Parquet holds some ten times the records per byte, and the cost of evaluating
+    expressions without generated code grows with the records."""
     conf = conf or {}
     if CODEGEN not in conf:
-        spark.conf.set(CODEGEN, "false" if nbytes < SMALL_INPUT_BYTES else "true")
+        spark.conf.set(CODEGEN, "false" if (nbytes if text_bytes is None else text_bytes) < SMALL_INPUT_BYTES else "true")
     n = int(conf[SHUFFLE]) if SHUFFLE in conf else partitions(spark, nbytes)
     spark.conf.set(SHUFFLE, str(n))
     return n

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
 from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
@@ -70,12 +70,17 @@ def version(spark: SparkSession, where: str) -> int | None:
 def stored_rows(df: DataFrame, partitions: int) -> DataFrame:
     """The rows STORE/records keeps of normalized records: one per record key, without `run_ts`.
     Clustering by (date, run_id) first lets the de-duplication reuse that shuffle and puts a run's
-    records in one file per date."""
+    records in one file per date. The de-duplication keeps the first row of each key in a sort by
+    (date, run_id, key): that one sort also gives the write its order by `date` (the partition
+    column), where dropDuplicates sorted by the key in another order (an aggregation of every column)
+    and the write sorted again."""
+    key = [PARTITION, "run_id", "_impl", "vector_id", "test_id"]
+    first = F.row_number().over(Window.partitionBy(*key).orderBy(*key))
     return (df.select(*[c for c in df.columns if c != "run_ts"])
               .repartition(partitions, PARTITION, "run_id")
               .withColumn("_impl", F.col("implementation.name"))
-              .dropDuplicates([PARTITION, "run_id", "_impl", "vector_id", "test_id"])
-              .drop("_impl"))
+              .withColumn("_n", first).where("_n = 1")
+              .drop("_impl", "_n"))
 
 
 def write_records(df: DataFrame, store: str, replace: bool, partitions: int) -> int:
