@@ -133,7 +133,7 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
 
     g = _plan(size, seed)
     rng = np.random.default_rng([seed, part])
-    n_vec, n_impl, n_runs = g["n_vec"], g["n_impl"], g["n_runs"]
+    n_impl = g["n_impl"]
     spec_of, clause_counts = g["spec_of"], g["clause_counts"]
     outcomes = list(OUTCOME_ORDER)
     messages = ["" if o == "pass" else f"synthetic {o}: expected the clause to hold, observed otherwise"

@@ -40,7 +40,7 @@ def summary(size: int, seed: int, run0: int, run1: int, r, v, outcome) -> dict:
     Arrays per implementation x vector (rows: implementation, columns: vector; -1 where the chunk has
     no record of it): first and last run number and their classes; the pairs and changes between
     consecutive runs inside the chunk. And per run of the chunk, its records of each outcome."""
-    g = _plan(size, seed)
+    g = bench._plan(size, seed)
     n_vec, n_impl = g["n_vec"], g["n_impl"]
     m = run1 - run0
     grid = np.full((m, n_vec), -1, dtype=np.int8)   # class per run of the chunk x vector
@@ -87,7 +87,7 @@ def chunk_summary(size: int, seed: int, part: int, run0: int, run1: int) -> dict
 def join(size: int, seed: int, summaries: list[dict]) -> dict:
     """The summaries of consecutive chunks, in run order, as one (last run, pairs and changes per cell;
     counts per run)."""
-    g = _plan(size, seed)
+    g = bench._plan(size, seed)
     acc = None
     for s in summaries:
         if acc is None:
@@ -103,10 +103,6 @@ def join(size: int, seed: int, summaries: list[dict]) -> dict:
         acc["last_cls"] = np.where(later, s["last_cls"], acc["last_cls"])
         acc["counts"] = np.concatenate([acc["counts"], s["counts"]])
     return acc
-
-
-def _plan(size: int, seed: int) -> dict:
-    return bench._plan(size, seed)
 
 
 def state(size: int, seed: int = 7, chunk_rows: int = 1_000_000, workers: int = 1) -> tuple[list[tuple], list[tuple]]:
@@ -134,7 +130,7 @@ def _impl(i: int) -> str:
 
 
 def rows(size: int, seed: int, joined: dict) -> tuple[list[tuple], list[tuple]]:
-    g = _plan(size, seed)
+    g = bench._plan(size, seed)
     n_impl = g["n_impl"]
     runs = []
     for x, counts in enumerate(joined["counts"].tolist()):

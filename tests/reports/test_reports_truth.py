@@ -73,7 +73,7 @@ def test_duckdb_cold_folds_agree(stores):
 
     def key(r):
         return r["impl"], r["run_id"]
-    expected = [baseline_duckdb._run_row({**dict(zip(names, r, strict=True))}) for r in runs]
+    expected = [baseline_duckdb._run_row(dict(zip(names, r, strict=True))) for r in runs]
     assert sorted(baseline_duckdb.cold_runs(con), key=key) == sorted(expected, key=key)
     assert sorted(baseline_duckdb.cold_flaky(con), key=lambda r: (r["impl"], r["vector_id"])) == sorted(
         ({"impl": f[0], "vector_id": f[1], "pairs": f[2], "changes": f[3]} for f in flaky if f[3] > 0),
