@@ -77,13 +77,63 @@ def run_id_of(seed: int, x: int) -> str:
     return f"{(seed * 1_000_003 + x) * 2654435761 % (1 << 128):032x}"
 
 
+def chunks(size: int, seed: int, chunk_rows: int) -> list[tuple[int, int, int]]:
+    """(part, run0, run1) of each chunk generate(size, seed, chunk_rows) writes: whole runs, in order."""
+    g = _plan(size, seed)
+    runs_per_chunk = max(1, chunk_rows // g["n_vec"])
+    return [(part, run0, min(g["n_runs"], run0 + runs_per_chunk))
+            for part, run0 in enumerate(range(0, g["n_runs"], runs_per_chunk))]
+
+
+def run_version(nth):
+    """The implementation version of an implementation's nth run (an index into its version strings)."""
+    return nth // 20
+
+
+def run_digest(r):
+    """The vectors digest of run r (an index into the digest strings)."""
+    return r // 50
+
+
+def version_name(k: int) -> str:
+    return f"1.{k}.0"
+
+
+def digest_name(k: int) -> str:
+    return f"sha256:{k:064x}"
+
+
+def run_started(x: int) -> str:
+    return (START + dt.timedelta(hours=x)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def draw(size: int, seed: int, part: int, run0: int, run1: int, rng=None):
+    """(run number, vector index, outcome index in OUTCOME_ORDER) of each record of runs run0..run1-1 of
+    generate(size, seed), in the order written: by run, then vector. `rng` is the chunk's generator (the
+    outcomes are its first draws); without it a new one of the same seed draws the same outcomes."""
+    g = _plan(size, seed)
+    rng = np.random.default_rng([seed, part]) if rng is None else rng
+    n_vec, n_impl, n_runs = g["n_vec"], g["n_impl"], g["n_runs"]
+    runs = np.arange(run0, run1)
+    r = np.repeat(runs, n_vec)
+    v = np.tile(np.arange(n_vec), len(runs))
+    if run1 == n_runs and n_runs * n_vec > size:  # the last run is cut to hit `size` exactly
+        keep = len(r) - (n_runs * n_vec - size)
+        r, v = r[:keep], v[:keep]
+    impl = r % n_impl
+    outcome = g["base"][impl, v].copy()
+    fl = g["flaky"][impl, v]
+    outcome[fl] = rng.choice([0, 1, 6], size=int(fl.sum()), p=[0.2, 0.1, 0.7])
+    return r, v, outcome
+
+
 def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
     """(the records of runs run0..run1-1 as a pyarrow Table of the record schema, each row's run number)."""
     import pyarrow as pa
 
     g = _plan(size, seed)
     rng = np.random.default_rng([seed, part])
-    n_vec, n_impl, n_runs = g["n_vec"], g["n_impl"], g["n_runs"]
+    n_impl = g["n_impl"]
     spec_of, clause_counts = g["spec_of"], g["clause_counts"]
     outcomes = list(OUTCOME_ORDER)
     messages = ["" if o == "pass" else f"synthetic {o}: expected the clause to hold, observed otherwise"
@@ -93,23 +143,16 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
     schema = arrow_schema()
 
     runs = np.arange(run0, run1)
-    n = len(runs) * n_vec
-    r = np.repeat(runs, n_vec)
-    v = np.tile(np.arange(n_vec), len(runs))
-    if run1 == n_runs and n_runs * n_vec > size:  # the last run is cut to hit `size` exactly
-        keep = n - (n_runs * n_vec - size)
-        r, v, n = r[:keep], v[:keep], keep
+    r, v, outcome = draw(size, seed, part, run0, run1, rng)
+    n = len(r)
     impl = r % n_impl
     nth = r // n_impl  # the how-manieth run of its implementation
-    outcome = g["base"][impl, v].copy()
-    fl = g["flaky"][impl, v]
-    outcome[fl] = rng.choice([0, 1, 6], size=int(fl.sum()), p=[0.2, 0.1, 0.7])
 
     run_idx = r - run0
     run_ids = [run_id_of(seed, x) for x in runs.tolist()]
-    started = [(START + dt.timedelta(hours=x)).strftime("%Y-%m-%dT%H:%M:%S.000Z") for x in runs.tolist()]
-    versions = [f"1.{int(k // 20)}.0" for k in range(int(nth.max()) + 1)]
-    digests = [f"sha256:{k:064x}" for k in range(int(r.max()) // 50 + 1)]
+    started = [run_started(x) for x in runs.tolist()]
+    versions = [version_name(k) for k in range(int(run_version(nth.max())) + 1)]
+    digests = [digest_name(k) for k in range(int(run_digest(r.max())) + 1)]
 
     counts = clause_counts[v]
     offsets = np.zeros(n + 1, dtype=np.int32)
@@ -119,7 +162,7 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
     clause_ids = pa.ListArray.from_arrays(pa.array(offsets), _strings(g["clause_idx"][flat_pos], g["clause_pool"]))
 
     name_arr = _strings(impl, impl_names)
-    version_arr = _strings(nth, versions)
+    version_arr = _strings(run_version(nth), versions)
     prov = pa.MapArray.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)),
                                    _strings(np.zeros(n, dtype=np.int32), ["package"]), version_arr)
     implementation = pa.StructArray.from_arrays(
@@ -132,7 +175,7 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
         _strings(run_idx, run_ids),
         _strings(run_idx, started),
         _strings(np.zeros(n, dtype=np.int32), ["0.1.0"]),
-        _strings(r // 50, digests),
+        _strings(run_digest(r), digests),
         _strings(spec_of[v], [s[0] for s in SPECS]),
         _strings(spec_of[v], [s[1] for s in SPECS]),
         clause_ids,
@@ -185,19 +228,16 @@ def generate(folder: Path, size: int, seed: int = 7, chunk_rows: int = 1_000_000
     store's records table keeps them; `workers` processes write chunks side by side.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    g = _plan(size, seed)
-    runs_per_chunk = max(1, chunk_rows // g["n_vec"])
-    chunks = [(folder, size, seed, part, run0, min(g["n_runs"], run0 + runs_per_chunk), by_date)
-              for part, run0 in enumerate(range(0, g["n_runs"], runs_per_chunk))]
-    if workers <= 1 or len(chunks) == 1:
-        for c in chunks:
+    todo = [(folder, size, seed, part, run0, run1, by_date) for part, run0, run1 in chunks(size, seed, chunk_rows)]
+    if workers <= 1 or len(todo) == 1:
+        for c in todo:
             _write_chunk(*c)
         return folder
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for f in [pool.submit(_write_chunk, *c) for c in chunks]:
+        for f in [pool.submit(_write_chunk, *c) for c in todo]:
             f.result()
     return folder
 
@@ -446,7 +486,8 @@ def diff_runs(size: int, seed: int = 7) -> tuple[str, str]:
 def _history(sizes, root, clauses, master, conf, cap, cap_gib, timeout_s, keep, out, results) -> None:
     """Per size: a bulk-loaded store (reports/bulk_store.py; setup, timed apart), then the report read
     from it by each engine, cold (every record; Spark makes the state tables) and warm (state tables
-    at the current version, plus the latest runs' partitions), and `reports diff` of two runs."""
+    at the current version, plus the latest runs' partitions), and `reports diff` of two runs. When
+    Spark's cold read does not finish, the warm reads get the generator's state tables (said so)."""
     out("")
     out(f"the report read from a store of N records (reports build --from-store; reports.baseline_duckdb "
         f"--from-store on the same Delta store; whole commands; stopped past {cap_gib:g} GiB or "
@@ -477,23 +518,38 @@ def _history(sizes, root, clauses, master, conf, cap, cap_gib, timeout_s, keep, 
                  "--registry", "none", *_flags(master, conf), "--out"]
         duck = [*_python(), "reports.baseline_duckdb", "--from-store"]
         # the first Spark read finds no state tables and makes them from all records; the second finds them
-        # at the current version. DuckDB's warm read needs them (it does not fold).
+        # at the current version. DuckDB's warm read needs them (it does not fold). When the cold read did
+        # not finish, the warm reads get the state tables the generator's draws give (reports/bench_truth.py,
+        # equal to Spark's: tests/reports/test_reports_truth.py), written by reports.bulk_store.
         row["spark_cold"] = measure([*spark, str(outs["spark-cold"])], cap, timeout_s)
         row["duckdb_cold"] = measure([*duck, "cold", str(store), str(outs["duckdb-cold"]), duck_mem], cap, timeout_s)
-        row["spark_warm"] = measure([*spark, str(outs["spark-warm"])], cap, timeout_s)
-        row["duckdb_warm"] = measure([*duck, "warm", str(store), str(outs["duckdb-warm"]), duck_mem], cap, timeout_s)
+        row["state"] = None
+        if row["spark_cold"]["rc"] != 0:
+            row["state"] = measure([*_python(), "reports.bulk_store", str(store), str(size), "--state-only",
+                                    *_flags(master, conf)], cap, timeout_s)
+            setup += (f"; warm read the generator's state tables (written in {row['state']['wall_s']:.1f}s, exit "
+                      f"{row['state']['rc']}) because Spark's cold read did not finish")
+        if row["state"] is None or row["state"]["rc"] == 0:   # else Spark's "warm" read would fold all records
+            row["spark_warm"] = measure([*spark, str(outs["spark-warm"])], cap, timeout_s)
+            row["duckdb_warm"] = measure([*duck, "warm", str(store), str(outs["duckdb-warm"]), duck_mem], cap,
+                                         timeout_s)
+        else:
+            row["spark_warm"] = row["duckdb_warm"] = None
+            setup += ":\n" + row["state"]["output"][-2000:]
         first, last = diff_runs(size)
         row["diff"] = measure([*_python(), "reports", "diff", first, last, "--store", str(store), "--json",
                                *_flags(master, conf)], cap, timeout_s)
-        reps = {k: _report(o) if row[k.replace("-", "_")]["rc"] == 0 else None for k, o in outs.items()}
+        done = {k: row[k] is not None and row[k]["rc"] == 0 for k in ("spark_cold", "duckdb_cold", "spark_warm",
+                                                                      "duckdb_warm")}
+        reps = {k: _report(o) if done[k.replace("-", "_")] else None for k, o in outs.items()}
         row["same_report"] = _same(reps)
         results["history"].append(row)
         out(f"| {size:,} | {_cell(row['spark_cold'])} | {_cell(row['duckdb_cold'])} | {_cell(row['spark_warm'])} | "
             f"{_cell(row['duckdb_warm'])} | {_cell(row['diff'])} | {row['same_report']} |")
         ratios = [f"{mode} {row[f'spark_{mode}']['wall_s'] / row[f'duckdb_{mode}']['wall_s']:.1f}x"
-                  for mode in ("cold", "warm") if row[f"spark_{mode}"]["rc"] == 0 and row[f"duckdb_{mode}"]["rc"] == 0]
+                  for mode in ("cold", "warm") if done[f"spark_{mode}"] and done[f"duckdb_{mode}"]]
         only = [f"{mode}: Spark finishes, DuckDB does not ({row[f'duckdb_{mode}']['stopped'] or 'exit ' + str(row[f'duckdb_{mode}']['rc'])})"
-                for mode in ("cold", "warm") if row[f"spark_{mode}"]["rc"] == 0 and row[f"duckdb_{mode}"]["rc"] != 0]
+                for mode in ("cold", "warm") if done[f"spark_{mode}"] and not done[f"duckdb_{mode}"]]
         out(setup + (f"; Spark/DuckDB time: {', '.join(ratios)}" if ratios else "") + "".join(f"; {o}" for o in only))
         if not keep:
             shutil.rmtree(where, ignore_errors=True)
