@@ -44,7 +44,8 @@ def _write(tmp_path, body):
 def test_an_entry_covers_a_row_only_in_its_protocol_and_versions(tmp_path):
     [e] = E.load(_write(tmp_path, '  - {implementation: "broker-*", vector: v.count, protocol: amqp091, '
                                   'versions: ">=9.0,<10", reason: r}\n'))
-    find = lambda proto, ver: E.find([e], "broker-9.2.1", "v.count", [], TODAY, protocol=proto, version=ver)
+    def find(proto, ver):
+        return E.find([e], "broker-9.2.1", "v.count", [], TODAY, protocol=proto, version=ver)
     assert find("amqp091", "9.2.1") is e
     assert find("amqp10", "9.2.1") is None          # the other protocol's row is judged on its own
     assert find(None, "9.2.1") is None              # a row that records no protocol (codec, schema 2)
@@ -115,7 +116,8 @@ def test_the_gate_warns_about_an_entry_that_names_no_version_range_but_covers_on
 def test_the_report_shows_a_scoped_entry_beside_its_own_protocols_row_only(tmp_path):
     from reports import known_deviations as known
     [e] = E.load(_write(tmp_path, '  - {implementation: b, vector: v, protocol: amqp091, reason: r}\n'))
-    vec = lambda proto, outcome: {"vector_id": "v", "outcome": outcome, "clause_outcome": outcome,
-                                  "protocol": proto, "version": "1"}
+    def vec(proto, outcome):
+        return {"vector_id": "v", "outcome": outcome, "clause_outcome": outcome,
+                                      "protocol": proto, "version": "1"}
     assert known.entry_for([e], "b", "c/1", vec("amqp091", "xfail"), TODAY) is e
     assert known.entry_for([e], "b", "c/1", vec("amqp10", "fail"), TODAY) is None
