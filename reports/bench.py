@@ -274,8 +274,8 @@ def append_run(folder: Path, history: int, rows: int = 2000, seed: int = 11) -> 
 
 # ---- measuring a whole command: wall time and the peak resident memory of its process tree -----------
 
-def _tree_rss(pid: int) -> int:
-    """Bytes resident in `pid` and all its descendants (from /proc; 0 once gone)."""
+def process_tree(pid: int) -> list[int]:
+    """`pid` and all its descendants, from /proc (the processes alive now)."""
     children: dict[int, list[int]] = {}
     for d in os.listdir("/proc"):
         if d.isdigit():
@@ -285,10 +285,18 @@ def _tree_rss(pid: int) -> int:
                 children.setdefault(ppid, []).append(int(d))
             except (OSError, ValueError, IndexError):
                 continue
-    total, todo = 0, [pid]
+    out, todo = [], [pid]
     while todo:
         p = todo.pop()
+        out.append(p)
         todo += children.get(p, [])
+    return out
+
+
+def _tree_rss(pid: int) -> int:
+    """Bytes resident in `pid` and all its descendants (from /proc; 0 once gone)."""
+    total = 0
+    for p in process_tree(pid):
         try:
             with open(f"/proc/{p}/statm") as f:
                 total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 from reports import spark_events
+from reports.bench import process_tree
 from reports.netns import available
 
 WORKLOAD = ("{python} -m reports build --as-of 0 --store {store} --out {out} --master {master} "
@@ -96,24 +97,6 @@ def _cpu_ticks(pid: int) -> int | None:
         return int(fields[11]) + int(fields[12])  # utime, stime
     except (OSError, ValueError, IndexError):
         return None
-
-
-def _tree(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat", "rb") as f:
-                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-                children.setdefault(ppid, []).append(int(d))
-            except (OSError, ValueError, IndexError):
-                continue
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo += children.get(p, [])
-    return out
 
 
 class CpuMeter:
@@ -233,7 +216,7 @@ def measure_layout(root: Path, shared: Path, workers: int, cores: int, workload:
         cmd = shlex.split(workload.format(**fields, master=cluster.master, out=str(out)))
         row["command"] = shlex.join(cmd)
         driver: list[int] = []
-        meter = CpuMeter({"driver": lambda: _tree(driver[0]) if driver else [],
+        meter = CpuMeter({"driver": lambda: process_tree(driver[0]) if driver else [],
                           "cluster": lambda: [p for ns in cluster.workers for p in ns.pids()]})
         meter.start()
         try:
