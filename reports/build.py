@@ -144,7 +144,10 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     phase = Phases()
     try:
         with phase("session start"):
-            spark = spark or session.start(master, conf)
+            # what the build reads decides the JVM's JIT tiers: the results, or (from the store, as of
+            # a version) the store's records
+            reads = [S.path(store_uri, S.RECORDS)] if from_store or as_of is not None else list(results)
+            spark = spark or session.start(master, conf, large_input=session.large_input(read.local_text_bytes(reads)))
         session.wait_for_executors(spark)
     except session.ClusterError as exc:
         print(f"reports build: {exc}", file=sys.stderr)
@@ -197,11 +200,11 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         partitions = session.tune_for_input(spark, found.nbytes, conf, text_bytes=found.text_bytes)
         with phase("read + check", spark):
             raw = read.read_raw(spark, found)
-            checked = read.check(spark, raw, found)
+            checked = read.check(spark, raw, found, trust)
         if not checked.problems.errors:
             # what the gate refuses, the report refuses: no verdict or badge from a row it cannot trust
             with phase("trust check", spark):
-                distrust = read.trust_check(spark, raw, trust)
+                distrust = read.trust_check(spark, checked, trust)
             checked.problems.errors.extend(distrust.errors)
         checked.problems.say("reports build", sys.stderr)
         if checked.problems.errors:
@@ -210,7 +213,9 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             print("reports build: no valid result records in the inputs; the store and the report are left "
                   "as they were", file=sys.stderr)
             return 2
-        rows = S.stored_rows(read.normalize(raw), partitions)
+        with phase("key check", spark):
+            repeats = read.has_duplicates(raw)
+        rows = S.stored_rows(read.normalize(raw), partitions, dedupe=repeats)
         if accumulate:
             version = S.commit_records(rows, store_uri, replace=False, dates=checked.dates)
             failpoint("after-records")

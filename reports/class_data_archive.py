@@ -25,7 +25,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-from reports.sparkconf import DEFAULTS
+from reports.sparkconf import java_options as driver_options
 
 FOLDER = Path(os.environ.get("MQCONFORM_SPARK_CDS_DIR", Path(sys.prefix) / "spark-cds"))
 # Silence CDS's own messages: an archive the JVM cannot use (another build of it) is not an error.
@@ -94,7 +94,7 @@ def make() -> Path:
         "spark.stop()\n"
         "proc.stdin.close()\n"
         "proc.wait(300)  # the JVM writes the archive as it exits\n")
-    options = f"{DEFAULTS['spark.driver.extraJavaOptions']} -XX:ArchiveClassesAtExit={tmp} {QUIET}"
+    options = f"{driver_options()} -XX:ArchiveClassesAtExit={tmp} {QUIET}"
     with tempfile.TemporaryDirectory(prefix="mqconform-cds-") as d:
         env = {**os.environ, "MQCONFORM_SPARK_CDS": "0"}
         subprocess.run([sys.executable, "-c", script, d, options], check=True, env=env, timeout=600,

@@ -139,6 +139,35 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
     return inputs
 
 
+def local_text_bytes(paths: list[str]) -> int | None:
+    """The size of local inputs as JSON Lines (Inputs.text_bytes), told before Spark starts, from the
+    file system alone; None when a path is not local (a Hadoop URI) or matches nothing. Names Spark
+    skips (hidden, `_`-prefixed, as in classify) are not counted."""
+    import glob
+    import os
+    from urllib.parse import urlparse
+
+    total = 0
+    for path in paths:
+        if path.startswith("file:"):
+            local = urlparse(path).path
+        elif ":" in path.split("/")[0]:   # hdfs://..., s3a://...: sized by Spark later
+            return None
+        else:
+            local = path
+        matches = glob.glob(local)
+        if not matches:
+            return None
+        for top in matches:
+            found = [top] if os.path.isfile(top) else [
+                os.path.join(d, f) for d, dirs, files in os.walk(top)
+                for f in files if _visible(f) and all(_visible(p) for p in os.path.relpath(d, top).split(os.sep) if p != ".")]
+            for f in found:
+                size = os.path.getsize(f)
+                total += COLUMNAR_RATIO * size if f.endswith(".parquet") else size
+    return total
+
+
 # How far back from the end of a JSON Lines file the start of its last line is looked for.
 _TAIL_BYTES = 1 << 16
 
@@ -245,29 +274,51 @@ class Checked(NamedTuple):
     problems: validate.Problems
     n_valid: int
     dates: list[str]   # the UTC dates of the valid records' runs (the store's partitions they go to)
+    untrusted_files: list[str] = []   # files holding a valid record reports/trust.py refuses (trust given)
+    split_files: list[str] = []   # files holding valid records of a run whose valid records disagree on
+                                  # reports/trust.py's RUN_META (trust given)
 
 
-def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> Checked:
-    """The problems of the inputs, the number of valid records and their dates, in one pass over them.
+def check(spark: SparkSession, raw: DataFrame, inputs: Inputs, trust=None) -> Checked:
+    """The problems of the inputs, the number of valid records and their dates, in one pass over them;
+    with `trust` (reports/trust.py), in the same pass, the files holding a valid record it refuses and
+    the runs whose valid records disagree on their run's metadata (trust_check() names their lines).
 
     A file's torn last line (Inputs.incomplete) is one corrupt record there that is allowed.
     Files with any other invalid record are read again on the driver to name the lines.
+    The pass groups by file, run and run metadata: few groups (a file holds a run or a few), so
+    the per-file sums and the runs' metadata are told apart on the driver.
     """
+    from .trust import RUN_META
+
     problems = validate.Problems()
+    refused = _untrusted(trust) if trust is not None else F.lit(False)
     # valid() is evaluated once per record, in a projection, and its value used by every sum below.
-    rows = (raw.select(FILE, valid().alias("_ok"), F.col(CORRUPT).isNotNull().alias("_corrupt"),
-                       _run_date().alias("_date"))
-            .groupBy(FILE)
+    rows = (raw.select("*", valid().alias("_ok"))
+            .select(FILE, "run_id", *RUN_META, "_ok", (F.col("_ok") & refused).alias("_refused"),
+                    F.col(CORRUPT).isNotNull().alias("_corrupt"), _run_date().alias("_date"))
+            .groupBy(FILE, "run_id", *RUN_META)
             .agg(F.sum(F.col("_ok").cast("long")).alias("ok"), F.sum((~F.col("_ok")).cast("long")).alias("bad"),
                  F.sum(F.col("_corrupt").cast("long")).alias("corrupt"),
+                 F.sum(F.col("_refused").cast("long")).alias("untrusted"),
                  F.collect_set(F.when(F.col("_ok"), F.col("_date"))).alias("dates"))
             .collect())
     n_valid = sum(r["ok"] or 0 for r in rows)
     dates = sorted({str(d) for r in rows for d in r["dates"]})
+    per_file: dict[str, list[int]] = {}
+    metas: dict[str, set] = {}
+    for r in rows:
+        sums = per_file.setdefault(r[FILE], [0, 0])
+        sums[0] += r["bad"] or 0
+        sums[1] += r["corrupt"] or 0
+        if r["ok"]:
+            metas.setdefault(r["run_id"], set()).add(tuple(r[k] for k in RUN_META))
+    untrusted_files = sorted({r[FILE] for r in rows if r["untrusted"]})
+    split = {run for run, seen in metas.items() if len(seen) > 1} if trust is not None else set()
+    split_files = sorted({r[FILE] for r in rows if r["ok"] and r["run_id"] in split})
     torn = {_same_file(spark, w) for w in inputs.incomplete}
-    for r in sorted(rows, key=lambda r: r[FILE]):
-        where = r[FILE]
-        bad = (r["bad"] or 0) - (1 if _same_file(spark, where) in torn and r["corrupt"] else 0)
+    for where, (bad_total, corrupt) in sorted(per_file.items()):
+        bad = bad_total - (1 if _same_file(spark, where) in torn and corrupt else 0)
         if bad <= 0:
             if _same_file(spark, where) in torn:
                 problems.torn.append((where, _line_count(spark, where)))
@@ -280,7 +331,16 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs) -> Checked:
         validate.scan_lines(where, _lines(spark, where), problems)
         if len(problems.errors) == before:  # Spark's schema is stricter than the plain checks: a type mismatch
             problems.add(where, None, f"{bad} record(s) whose values do not fit the record schema (docs/results.md)")
-    return Checked(problems, n_valid, dates)
+    return Checked(problems, n_valid, dates, untrusted_files, split_files)
+
+
+def has_duplicates(raw: DataFrame) -> bool:
+    """Whether two valid records may share the store's record key (reports/store.py KEY; their `date`
+    follows from the run's run_started, which check() holds the same across a run). Keys are compared
+    by a 64-bit hash: equal hashes of different keys say True, which only costs the de-duplication
+    a build then does; different hashes are different keys."""
+    key = F.xxhash64(F.col("run_id"), F.col("implementation.name"), F.col("vector_id"), F.col("test_id"))
+    return bool(raw.where(valid()).groupBy(key.alias("_k")).count().where("count > 1").limit(1).collect())
 
 
 def _file_path(spark: SparkSession, where: str):
@@ -321,7 +381,7 @@ def normalize(df: DataFrame) -> DataFrame:
     return (with_defaults(df.where(valid()).select(*FIELD_NAMES))
             .withColumn("clause_ids", F.coalesce(F.col("clause_ids"), F.array().cast("array<string>")))
             .withColumn("run_ts", F.try_to_timestamp(F.col("run_started")))
-            .withColumn("date", _run_date()))
+            .withColumn("date", F.to_date(F.col("run_ts"))))   # _run_date(), from the parsed time
 
 
 def _run_date() -> Column:
@@ -350,29 +410,20 @@ def _untrusted(trust) -> Column:
     return F.coalesce(cond, F.lit(False))
 
 
-def trust_check(spark: SparkSession, raw: DataFrame, trust) -> validate.Problems:
+def trust_check(spark: SparkSession, checked: Checked, trust) -> validate.Problems:
     """What reports/trust.py refuses among the valid records, with the gate's words and FILE:LINE.
 
-    Spark finds the files holding a refused row and the runs whose rows disagree on run metadata, in
-    one pass; only those JSON Lines files are read again on the driver, in order, to name the lines
-    (Parquet and Delta files are named without a line)."""
-    from .trust import RUN_META
-
+    check(..., trust) found the files holding a refused row and those holding rows of a run whose rows
+    disagree on run metadata; only those JSON Lines files are read again on the driver, in order, to
+    name the lines (Parquet and Delta files are named without a line)."""
     problems = validate.Problems()
-    ok = raw.where(valid())
-    bad_files = {r[FILE] for r in ok.where(_untrusted(trust)).select(FILE).distinct().collect()}
-    split = (ok.groupBy("run_id").agg(*[F.countDistinct(F.coalesce(F.col(k), F.lit("\0"))).alias(k) for k in RUN_META])
-             .where(" OR ".join(f"{k} > 1" for k in RUN_META)).select("run_id"))
-    split_runs = [r["run_id"] for r in split.collect()]
-    if split_runs:
-        bad_files |= {r[FILE] for r in ok.where(F.col("run_id").isin(*split_runs)).select(FILE).distinct().collect()}
-    for where in sorted(bad_files):
+    for where in sorted({*checked.untrusted_files, *checked.split_files}):
         if where.endswith(".parquet") or "/_delta_log" in where:
             problems.add(where, None, "record(s) dated in the future or before their run, naming what the registry "
                                       "does not know, or disagreeing with their run's metadata (reports/trust.py)")
             continue
         before = len(problems.errors)
         validate.scan_lines(where, _lines(spark, where), problems, trust=trust)
-        if len(problems.errors) == before and not split_runs:
+        if len(problems.errors) == before and not checked.split_files:
             problems.add(where, None, "record(s) this build cannot trust (reports/trust.py)")
     return problems

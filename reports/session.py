@@ -24,7 +24,7 @@ import time
 import warnings
 from urllib.parse import urlparse
 
-from reports.sparkconf import DEFAULTS, JAVA_OPTIONS
+from reports.sparkconf import DEFAULTS, JAVA_OPTIONS, java_options
 
 EXECUTOR_WAIT_S = float(os.environ.get("MQCONFORM_EXECUTOR_WAIT_S", "60"))
 
@@ -71,8 +71,10 @@ def driver_host(master: str, conf: dict[str, str]) -> str:
     return host
 
 
-def start(master: str | None = None, conf: dict[str, str] | None = None, app: str = "mqconform-reports"):
-    """A SparkSession; reuses one that is already running in this process (tests)."""
+def start(master: str | None = None, conf: dict[str, str] | None = None, app: str = "mqconform-reports",
+          large_input: bool = False):
+    """A SparkSession; reuses one that is already running in this process (tests). `large_input`
+    (see large_input()) gives the driver's JVM both JIT tiers (reports/sparkconf.py java_options)."""
     # Imported here so that `python -m reports gate` never pays for pyspark.
     # pyspark warns at import about pandas 3, which the reports never hand it.
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
@@ -82,7 +84,8 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
     from reports import class_data_archive as cds
 
     conf = dict(conf or {})
-    settings = {**DEFAULTS, **deltajars.spark_conf(), **build_phases.spark_conf()}
+    settings = {**DEFAULTS, **deltajars.spark_conf(), **build_phases.spark_conf(),
+                JAVA_OPTIONS: java_options(large_input)}
     if options := cds.java_options():
         settings[JAVA_OPTIONS] = f"{settings[JAVA_OPTIONS]} {options}"
     if is_local(master):
@@ -137,6 +140,12 @@ CODEGEN = "spark.sql.codegen.wholeStage"
 SHUFFLE = "spark.sql.shuffle.partitions"
 # Bytes of input per shuffle partition before adaptive execution coalesces them.
 BYTES_PER_PARTITION = 64 * 1024 * 1024
+
+
+def large_input(text_bytes: int | None) -> bool:
+    """Whether a build reads enough to want the JVM's second JIT tier: as much as SMALL_INPUT_BYTES as JSON
+    Lines (reports/read.py local_text_bytes; None, a size not known before Spark starts, is not large)."""
+    return text_bytes is not None and text_bytes >= SMALL_INPUT_BYTES
 
 
 def partitions(spark, nbytes: int) -> int:

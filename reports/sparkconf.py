@@ -14,12 +14,10 @@ DEFAULTS = {
     # Dates of runs are UTC dates, whatever the machine's zone.
     "spark.sql.session.timeZone": "UTC",
     "spark.driver.memory": os.environ.get("MQCONFORM_SPARK_DRIVER_MEMORY", "2g"),
-    # A build's JVM lives for seconds, and most of what it runs, it runs a few times: the first
-    # compiler tier (C1) alone costs half the CPU of both tiers there. Its default code cache (48 MB)
-    # fills during a build and makes the JVM compile the same code again: the usual 240 MB instead.
-    # A class data sharing archive is added when there is one (reports/class_data_archive.py).
-    "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()} "
-                                     "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m",
+    # Its default code cache (48 MB) fills during a build and makes the JVM compile the same code
+    # again: the usual 240 MB instead. The JIT's tiers: java_options(). A class data sharing archive
+    # is added when there is one (reports/class_data_archive.py).
+    "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J.as_uri()} -XX:ReservedCodeCacheSize=240m",
     # Generated code is compiled once per distinct expression and kept in a cache of 100 by default,
     # fewer than a build generates: each build would compile most of it again.
     "spark.sql.codegen.cache.maxEntries": "1000",
@@ -29,3 +27,13 @@ DEFAULTS = {
 }
 
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+# A build over a few runs lives for seconds, and most of what it runs, it runs a few times: the
+# JIT's first tier (C1) alone costs half the CPU of both tiers there. A build over a large input
+# (reports/session.py large_input) runs the same loops over millions of records, where the second
+# tier's code (C2) halves the tasks' CPU and pays for its compilations many times over.
+FIRST_TIER_ONLY = "-XX:TieredStopAtLevel=1"
+
+
+def java_options(large_input: bool = False) -> str:
+    """The driver's JVM options: both JIT tiers for a large input, else the first only."""
+    return DEFAULTS[JAVA_OPTIONS] + ("" if large_input else f" {FIRST_TIER_ONLY}")

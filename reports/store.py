@@ -28,6 +28,11 @@ from pyspark.sql import functions as F
 from .schema import FIELD_NAMES, RESULT_SCHEMA, with_defaults
 
 RECORDS, RUNS, FLAKY = "records", "runs", "flaky"
+# Delta keeps min/max/null counts of a table's first columns per file, for skipping files in reads
+# that filter on them. The records table keeps them for its first STATS_COLUMNS (schema_version,
+# run_id, run_started: what a query of one run filters on); Delta's default, 32 columns, takes in
+# the nested ones and costs a replacing build a third of its write.
+STATS_COLUMNS = 3
 KEY = ("run_id", "implementation.name", "vector_id", "test_id")
 PARTITION = "date"
 
@@ -67,20 +72,22 @@ def version(spark: SparkSession, where: str) -> int | None:
     return last[0] if last else None
 
 
-def stored_rows(df: DataFrame, partitions: int) -> DataFrame:
+def stored_rows(df: DataFrame, partitions: int, dedupe: bool = True) -> DataFrame:
     """The rows STORE/records keeps of normalized records: one per record key, without `run_ts`.
-    Clustering by (date, run_id) first lets the de-duplication reuse that shuffle and puts a run's
-    records in one file per date. The de-duplication keeps the first row of each key in a sort by
-    (date, run_id, key): that one sort also gives the write its order by `date` (the partition
-    column), where dropDuplicates sorted by the key in another order (an aggregation of every column)
-    and the write sorted again."""
+
+    With `dedupe` (reports/read.py has_duplicates says the inputs may repeat a key), the first row
+    of each key is kept in a sort by (date, run_id, key), after clustering by (date, run_id): the
+    one shuffle and sort of every column that takes. Without it the rows are kept as they come,
+    unshuffled: the write sorts each task's rows by `date` itself."""
+    rows = df.select(*[c for c in df.columns if c != "run_ts"])
+    if not dedupe:
+        return rows
     key = [PARTITION, "run_id", "_impl", "vector_id", "test_id"]
     first = F.row_number().over(Window.partitionBy(*key).orderBy(*key))
-    return (df.select(*[c for c in df.columns if c != "run_ts"])
-              .repartition(partitions, PARTITION, "run_id")
-              .withColumn("_impl", F.col("implementation.name"))
-              .withColumn("_n", first).where("_n = 1")
-              .drop("_impl", "_n"))
+    return (rows.repartition(partitions, PARTITION, "run_id")
+                .withColumn("_impl", F.col("implementation.name"))
+                .withColumn("_n", first).where("_n = 1")
+                .drop("_impl", "_n"))
 
 
 def write_records(df: DataFrame, store: str, replace: bool, partitions: int) -> int:
@@ -103,6 +110,7 @@ def commit_records(src: DataFrame, store: str, replace: bool, dates: list[str] |
     if replace or not is_table(spark, where):
         (src.write.format("delta").mode("overwrite").option("overwriteSchema", "true")
             .option("delta.enableChangeDataFeed", "true")
+            .option("delta.dataSkippingNumIndexedCols", str(STATS_COLUMNS))
             .partitionBy(PARTITION).save(where))
     else:
         if dates is None:

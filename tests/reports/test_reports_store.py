@@ -50,3 +50,35 @@ def test_the_same_run_twice_changes_nothing(spark, tmp_path):
     v = store.write_records(df, where, replace=False, partitions=2)
     assert store.read_records(spark, where).count() == 3
     assert store.inserted_since(spark, where, 0, v).count() == 0
+
+
+def test_the_key_check_finds_a_repeated_record_key(spark, tmp_path):
+    rows = [record("alpha", "codec", "a1", "2026-11-01T00:00:00Z", "1.0", "sha256:d", f"ce-amqp.v{i}", "pass")
+            for i in (1, 2, 3)]
+    distinct, repeated = tmp_path / "distinct.jsonl", tmp_path / "repeated.jsonl"
+    distinct.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    # the same key (run, implementation, vector, test) with another outcome is still a repeat
+    repeated.write_text("".join(json.dumps(r) + "\n" for r in [*rows, {**rows[0], "outcome": "fail"}]),
+                        encoding="utf-8")
+    assert not read.has_duplicates(read.read_raw(spark, [str(distinct)]))
+    assert read.has_duplicates(read.read_raw(spark, [str(repeated)]))
+    # an invalid record is not stored, so it repeats nothing
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**rows[0], "outcome": "nonsense"}) + "\n", encoding="utf-8")
+    assert not read.has_duplicates(read.read_raw(spark, [str(distinct), str(bad)]))
+    # the rows kept without de-duplication are the normalized ones, without run_ts
+    kept = store.stored_rows(read.normalize(read.read_raw(spark, [str(distinct)])), 2, dedupe=False)
+    assert "run_ts" not in kept.columns and kept.count() == 3
+    assert store.stored_rows(read.normalize(read.read_raw(spark, [str(repeated)])), 2).count() == 3
+
+
+def test_the_records_table_keeps_file_statistics_of_its_first_columns_only(spark, tmp_path):
+    where = str(tmp_path / "store")
+    df = records(spark, tmp_path, "r", [record("alpha", "codec", "a1", "2026-11-01T00:00:00Z", "1.0", "sha256:d",
+                                              "ce-amqp.v1", "pass")])
+    store.write_records(df, where, replace=True, partitions=2)
+    log = sorted((tmp_path / "store" / "records" / "_delta_log").glob("*.json"))[-1].read_text(encoding="utf-8")
+    adds = [json.loads(line)["add"] for line in log.splitlines() if '"add"' in line]
+    stats = json.loads(adds[0]["stats"])
+    assert set(stats["minValues"]) <= {f.name for f in RESULT_SCHEMA.fields[:store.STATS_COLUMNS]}
+    assert "run_id" in stats["minValues"]

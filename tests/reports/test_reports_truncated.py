@@ -35,7 +35,7 @@ def test_spark_reader_names_the_cut_file_and_keeps_the_rest(spark, tmp_path, cap
     (whole / "ok.jsonl").write_text(path.read_text(encoding="utf-8")[:-len(CUT)], encoding="utf-8")
     inputs = read.classify(spark, [str(path), str(whole)])
     assert [p.endswith("crashed.jsonl") for p in inputs.incomplete] == [True]
-    problems, n_valid, _ = read.check(spark, read.read_raw(spark, inputs), inputs)
+    problems, n_valid = read.check(spark, read.read_raw(spark, inputs), inputs)[:2]
     assert not problems.errors and n_valid == 6
     assert [(w.endswith("crashed.jsonl"), n) for w, n in problems.torn] == [(True, 4)]
     problems.say("reports build", sys.stderr)
