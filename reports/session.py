@@ -138,6 +138,8 @@ def wait_for_executors(spark, timeout_s: float = EXECUTOR_WAIT_S) -> int:
 SMALL_INPUT_BYTES = 64 * 1024 * 1024
 CODEGEN = "spark.sql.codegen.wholeStage"
 SHUFFLE = "spark.sql.shuffle.partitions"
+FILE_SPLIT = "spark.sql.files.maxPartitionBytes"
+MIN_SPLIT_BYTES = 4 * 1024 * 1024   # Spark's cost of opening a file, in bytes (spark.sql.files.openCostInBytes)
 # Bytes of input per shuffle partition before adaptive execution coalesces them.
 BYTES_PER_PARTITION = 64 * 1024 * 1024
 
@@ -163,6 +165,10 @@ def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None, text_
         spark.conf.set(CODEGEN, "false" if (nbytes if text_bytes is None else text_bytes) < SMALL_INPUT_BYTES else "true")
     n = int(conf[SHUFFLE]) if SHUFFLE in conf else partitions(spark, nbytes)
     spark.conf.set(SHUFFLE, str(n))
+    if FILE_SPLIT not in conf:
+        # as many input tasks as shuffle partitions: a build that stores its rows unshuffled
+        # (reports/store.py stored_rows) caches and writes them in the input's partitions
+        spark.conf.set(FILE_SPLIT, str(max(MIN_SPLIT_BYTES, math.ceil(nbytes / n))))
     return n
 
 
