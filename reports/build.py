@@ -197,7 +197,8 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             if missing := cluster.unseen(spark, out_uri if local else "", files if local else []):
                 print(f"reports build: {cluster.refusal(master, missing)}", file=sys.stderr)
                 return 2
-        partitions = session.tune_for_input(spark, found.nbytes, conf, text_bytes=found.text_bytes)
+        partitions = session.tune_for_input(spark, found.nbytes, conf, text_bytes=found.text_bytes,
+                                            split_inputs=not accumulate)
         with phase("read + check", spark):
             raw = read.read_raw(spark, found)
             checked = read.check(spark, raw, found, trust)

@@ -141,30 +141,37 @@ def classify(spark: SparkSession, paths: list[str]) -> Inputs:
 
 def local_text_bytes(paths: list[str]) -> int | None:
     """The size of local inputs as JSON Lines (Inputs.text_bytes), told before Spark starts, from the
-    file system alone; None when a path is not local (a Hadoop URI) or matches nothing. Names Spark
-    skips (hidden, `_`-prefixed, as in classify) are not counted."""
+    file system alone; None when a path is not local (a Hadoop URI), matches nothing or cannot be
+    read. It never raises: a file that cannot be sized (gone, a dangling link) is not counted, and
+    classify() reports what Spark cannot read. Names Spark skips (hidden, `_`-prefixed) are not counted."""
     import glob
     import os
-    from urllib.parse import urlparse
+    from urllib.parse import unquote, urlparse
 
     total = 0
-    for path in paths:
-        if path.startswith("file:"):
-            local = urlparse(path).path
-        elif ":" in path.split("/")[0]:   # hdfs://..., s3a://...: sized by Spark later
-            return None
-        else:
-            local = path
-        matches = glob.glob(local)
-        if not matches:
-            return None
-        for top in matches:
-            found = [top] if os.path.isfile(top) else [
-                os.path.join(d, f) for d, dirs, files in os.walk(top)
-                for f in files if _visible(f) and all(_visible(p) for p in os.path.relpath(d, top).split(os.sep) if p != ".")]
-            for f in found:
-                size = os.path.getsize(f)
-                total += COLUMNAR_RATIO * size if f.endswith(".parquet") else size
+    try:
+        for path in paths:
+            if path.startswith("file:"):
+                local = unquote(urlparse(path).path)
+            elif ":" in path.split("/")[0]:   # hdfs://..., s3a://...: sized by Spark later
+                return None
+            else:
+                local = path
+            matches = glob.glob(local)
+            if not matches:
+                return None
+            for top in matches:
+                found = [top] if os.path.isfile(top) else [
+                    os.path.join(d, f) for d, _, files in os.walk(top) for f in files
+                    if _visible(f) and all(_visible(p) for p in os.path.relpath(d, top).split(os.sep) if p != ".")]
+                for f in found:
+                    try:
+                        size = os.path.getsize(f)
+                    except OSError:
+                        continue
+                    total += COLUMNAR_RATIO * size if f.endswith(".parquet") else size
+    except (OSError, ValueError):
+        return None
     return total
 
 
@@ -274,9 +281,10 @@ class Checked(NamedTuple):
     problems: validate.Problems
     n_valid: int
     dates: list[str]   # the UTC dates of the valid records' runs (the store's partitions they go to)
-    untrusted_files: list[str] = []   # files holding a valid record reports/trust.py refuses (trust given)
-    split_files: list[str] = []   # files holding valid records of a run whose valid records disagree on
-                                  # reports/trust.py's RUN_META (trust given)
+    untrusted_files: tuple[str, ...] = ()   # files holding a valid record reports/trust.py refuses
+    split_files: tuple[str, ...] = ()   # files holding valid records of a run whose valid records disagree
+                                        # on reports/trust.py's RUN_META
+    trusted: bool = False   # whether check() was given the trust it found these with
 
 
 def check(spark: SparkSession, raw: DataFrame, inputs: Inputs, trust=None) -> Checked:
@@ -286,39 +294,45 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs, trust=None) -> Ch
 
     A file's torn last line (Inputs.incomplete) is one corrupt record there that is allowed.
     Files with any other invalid record are read again on the driver to name the lines.
-    The pass groups by file, run and run metadata: few groups (a file holds a run or a few), so
-    the per-file sums and the runs' metadata are told apart on the driver.
+    The pass groups by file, run (and, with `trust`, run metadata) and keeps those groups cached:
+    the per-file sums and the runs that disagree are small jobs over them.
     """
     from .trust import RUN_META
 
     problems = validate.Problems()
     refused = _untrusted(trust) if trust is not None else F.lit(False)
+    meta = list(RUN_META) if trust is not None else []
     # valid() is evaluated once per record, in a projection, and its value used by every sum below.
-    rows = (raw.select("*", valid().alias("_ok"))
-            .select(FILE, "run_id", *RUN_META, "_ok", (F.col("_ok") & refused).alias("_refused"),
-                    F.col(CORRUPT).isNotNull().alias("_corrupt"), _run_date().alias("_date"))
-            .groupBy(FILE, "run_id", *RUN_META)
-            .agg(F.sum(F.col("_ok").cast("long")).alias("ok"), F.sum((~F.col("_ok")).cast("long")).alias("bad"),
-                 F.sum(F.col("_corrupt").cast("long")).alias("corrupt"),
-                 F.sum(F.col("_refused").cast("long")).alias("untrusted"),
-                 F.collect_set(F.when(F.col("_ok"), F.col("_date"))).alias("dates"))
-            .collect())
+    groups = (raw.select("*", valid().alias("_ok"))
+              .select(FILE, "run_id", *meta, "_ok", (F.col("_ok") & refused).alias("_refused"),
+                      F.col(CORRUPT).isNotNull().alias("_corrupt"), _run_date().alias("_date"))
+              .groupBy(FILE, "run_id", *meta)
+              .agg(F.sum(F.col("_ok").cast("long")).alias("ok"), F.sum((~F.col("_ok")).cast("long")).alias("bad"),
+                   F.sum(F.col("_corrupt").cast("long")).alias("corrupt"),
+                   F.sum(F.col("_refused").cast("long")).alias("untrusted"),
+                   F.collect_set(F.when(F.col("_ok"), F.col("_date"))).alias("dates"))
+              .cache())
+    try:
+        rows = (groups.groupBy(FILE)
+                .agg(*[F.sum(c).alias(c) for c in ("ok", "bad", "corrupt", "untrusted")],
+                     F.array_distinct(F.flatten(F.collect_list("dates"))).alias("dates"))
+                .collect())
+        split_files: tuple[str, ...] = ()
+        if trust is not None:
+            # a run whose valid records name more than one combination of RUN_META (nulls equal to nulls only)
+            valid_groups = groups.where("ok > 0")
+            split = (valid_groups.select("run_id", *meta).distinct().groupBy("run_id").count().where("count > 1"))
+            split_files = tuple(sorted(r[FILE] for r in valid_groups.join(split, "run_id", "left_semi")
+                                       .select(FILE).distinct().collect()))
+    finally:
+        groups.unpersist()
     n_valid = sum(r["ok"] or 0 for r in rows)
     dates = sorted({str(d) for r in rows for d in r["dates"]})
-    per_file: dict[str, list[int]] = {}
-    metas: dict[str, set] = {}
-    for r in rows:
-        sums = per_file.setdefault(r[FILE], [0, 0])
-        sums[0] += r["bad"] or 0
-        sums[1] += r["corrupt"] or 0
-        if r["ok"]:
-            metas.setdefault(r["run_id"], set()).add(tuple(r[k] for k in RUN_META))
-    untrusted_files = sorted({r[FILE] for r in rows if r["untrusted"]})
-    split = {run for run, seen in metas.items() if len(seen) > 1} if trust is not None else set()
-    split_files = sorted({r[FILE] for r in rows if r["ok"] and r["run_id"] in split})
+    untrusted_files = tuple(sorted(r[FILE] for r in rows if r["untrusted"]))
     torn = {_same_file(spark, w) for w in inputs.incomplete}
-    for where, (bad_total, corrupt) in sorted(per_file.items()):
-        bad = bad_total - (1 if _same_file(spark, where) in torn and corrupt else 0)
+    for r in sorted(rows, key=lambda r: r[FILE]):
+        where = r[FILE]
+        bad = (r["bad"] or 0) - (1 if _same_file(spark, where) in torn and r["corrupt"] else 0)
         if bad <= 0:
             if _same_file(spark, where) in torn:
                 problems.torn.append((where, _line_count(spark, where)))
@@ -331,14 +345,14 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs, trust=None) -> Ch
         validate.scan_lines(where, _lines(spark, where), problems)
         if len(problems.errors) == before:  # Spark's schema is stricter than the plain checks: a type mismatch
             problems.add(where, None, f"{bad} record(s) whose values do not fit the record schema (docs/results.md)")
-    return Checked(problems, n_valid, dates, untrusted_files, split_files)
+    return Checked(problems, n_valid, dates, untrusted_files, split_files, trust is not None)
 
 
 def has_duplicates(raw: DataFrame) -> bool:
-    """Whether two valid records may share the store's record key (reports/store.py KEY; their `date`
-    follows from the run's run_started, which check() holds the same across a run). Keys are compared
-    by a 64-bit hash: equal hashes of different keys say True, which only costs the de-duplication
-    a build then does; different hashes are different keys."""
+    """Whether two valid records may share the store's record key (date and reports/store.py KEY).
+    The key is hashed without its date (64 bits): equal store keys always hash equal, so False means
+    no two records share one; equal hashes of different keys say True, which only costs the
+    de-duplication a build then does."""
     key = F.xxhash64(F.col("run_id"), F.col("implementation.name"), F.col("vector_id"), F.col("test_id"))
     return bool(raw.where(valid()).groupBy(key.alias("_k")).count().where("count > 1").limit(1).collect())
 
@@ -416,6 +430,8 @@ def trust_check(spark: SparkSession, checked: Checked, trust) -> validate.Proble
     check(..., trust) found the files holding a refused row and those holding rows of a run whose rows
     disagree on run metadata; only those JSON Lines files are read again on the driver, in order, to
     name the lines (Parquet and Delta files are named without a line)."""
+    if not checked.trusted:
+        raise ValueError("trust_check() needs what check() found with the trust given")
     problems = validate.Problems()
     for where in sorted({*checked.untrusted_files, *checked.split_files}):
         if where.endswith(".parquet") or "/_delta_log" in where:
@@ -424,6 +440,6 @@ def trust_check(spark: SparkSession, checked: Checked, trust) -> validate.Proble
             continue
         before = len(problems.errors)
         validate.scan_lines(where, _lines(spark, where), problems, trust=trust)
-        if len(problems.errors) == before and not checked.split_files:
+        if len(problems.errors) == before and where not in checked.split_files:
             problems.add(where, None, "record(s) this build cannot trust (reports/trust.py)")
     return problems

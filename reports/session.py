@@ -155,7 +155,8 @@ def partitions(spark, nbytes: int) -> int:
     return max(2 * spark.sparkContext.defaultParallelism, math.ceil(nbytes / BYTES_PER_PARTITION))
 
 
-def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None, text_bytes: int | None = None) -> int:
+def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None, text_bytes: int | None = None,
+                   split_inputs: bool = False) -> int:
     """Code generation and shuffle parallelism by input size, unless --conf set them; returns the partitions.
     Code generation goes by `text_bytes` (the inputs' size as JSON Lines, reports/read.py Inputs.text_bytes)
     when given: Parquet holds some ten times the records per byte, and the cost of evaluating
@@ -165,9 +166,10 @@ def tune_for_input(spark, nbytes: int, conf: dict[str, str] | None = None, text_
         spark.conf.set(CODEGEN, "false" if (nbytes if text_bytes is None else text_bytes) < SMALL_INPUT_BYTES else "true")
     n = int(conf[SHUFFLE]) if SHUFFLE in conf else partitions(spark, nbytes)
     spark.conf.set(SHUFFLE, str(n))
-    if FILE_SPLIT not in conf:
-        # as many input tasks as shuffle partitions: a build that stores its rows unshuffled
-        # (reports/store.py stored_rows) caches and writes them in the input's partitions
+    if split_inputs and FILE_SPLIT not in conf:
+        # As many input tasks as shuffle partitions: a replacing build that stores its rows unshuffled
+        # (reports/store.py stored_rows) caches and writes them in the input's partitions. Only a build
+        # that reads nothing else asks for it: the setting applies to every file read of the session.
         spark.conf.set(FILE_SPLIT, str(max(MIN_SPLIT_BYTES, math.ceil(nbytes / n))))
     return n
 

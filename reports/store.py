@@ -31,7 +31,8 @@ RECORDS, RUNS, FLAKY = "records", "runs", "flaky"
 # Delta keeps min/max/null counts of a table's first columns per file, for skipping files in reads
 # that filter on them. The records table keeps them for its first STATS_COLUMNS (schema_version,
 # run_id, run_started: what a query of one run filters on); Delta's default, 32 columns, takes in
-# the nested ones and costs a replacing build a third of its write.
+# the nested ones and costs a replacing build a third of its write. Delta sets it when it creates the
+# table: a table made before keeps the setting it was made with.
 STATS_COLUMNS = 3
 KEY = ("run_id", "implementation.name", "vector_id", "test_id")
 PARTITION = "date"

@@ -114,3 +114,30 @@ def test_the_report_build_refuses_them_too(spark, tmp_path):
     assert f"{f}:2: spec 'no-such-spec' is not in the registry" in err.getvalue(), err.getvalue()
     assert f"{f}:3: run {'a' * 32} disagrees with its row at" in err.getvalue(), err.getvalue()
     assert not (tmp_path / "site" / "badges").exists()   # no badge for an unknown spec: nothing is written
+
+
+def test_the_build_finds_a_run_split_across_files_in_its_one_pass(spark, tmp_path):
+    from reports import read
+
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    same, other, alone = tmp_path / "same", tmp_path / "other", tmp_path / "alone"
+    for d in (same, other, alone):
+        d.mkdir()
+    # one run over two files that agree; one over two files that do not (a value against none); a third run
+    (same / "1.jsonl").write_text(json.dumps(row(run_started=now, started=now, run_id="b" * 32)) + "\n")
+    (same / "2.jsonl").write_text(json.dumps(row(run_started=now, started=now, run_id="b" * 32, test_id="t2")) + "\n")
+    (other / "1.jsonl").write_text(json.dumps(row(run_started=now, started=now)) + "\n")
+    (other / "2.jsonl").write_text(json.dumps(row(run_started=now, started=now, test_id="t2", suite_version=None)) + "\n")
+    (alone / "1.jsonl").write_text(json.dumps(row(run_started=now, started=now, run_id="c" * 32)) + "\n")
+    t = trust.Trust(None)
+    inputs = read.classify(spark, [str(same), str(other), str(alone)])
+    checked = read.check(spark, read.read_raw(spark, inputs), inputs, t)
+    assert not checked.problems.errors and checked.n_valid == 5 and not checked.untrusted_files
+    assert [Path(f.removeprefix("file:")).relative_to(tmp_path).as_posix() for f in checked.split_files] == \
+        ["other/1.jsonl", "other/2.jsonl"]
+    errors = read.trust_check(spark, checked, t).errors
+    assert [(Path(w).name, line) for w, line, _ in errors] == [("2.jsonl", 1)]
+    assert "disagrees with its row at" in errors[0][2] and "suite_version" in errors[0][2]
+    # what a check without trust found cannot be taken for a trusted one
+    with pytest.raises(ValueError):
+        read.trust_check(spark, read.check(spark, read.read_raw(spark, inputs), inputs), t)
