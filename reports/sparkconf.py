@@ -28,9 +28,9 @@ DEFAULTS = {
 
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 # A build over a few runs lives for seconds, and most of what it runs, it runs a few times: the
-# JIT's first tier (C1) alone costs half the CPU of both tiers there. A build over a large input
+# JIT's first tier (C1) alone costs half the CPU of both tiers there. A build over large results
 # (reports/session.py large_input) runs the same loops over millions of records, where the second
-# tier's code (C2) halves the tasks' CPU and pays for its compilations many times over.
+# tier's code (C2) halves the tasks' CPU, more than its compilations cost.
 FIRST_TIER_ONLY = "-XX:TieredStopAtLevel=1"
 
 
