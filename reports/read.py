@@ -353,7 +353,9 @@ def has_duplicates(raw: DataFrame) -> bool:
     The key is hashed without its date (64 bits): equal store keys always hash equal, so False means
     no two records share one; equal hashes of different keys say True, which only costs the
     de-duplication a build then does."""
-    key = F.xxhash64(F.col("run_id"), F.col("implementation.name"), F.col("vector_id"), F.col("test_id"))
+    from .store import KEY
+
+    key = F.xxhash64(*[F.col(k) for k in KEY])
     return bool(raw.where(valid()).groupBy(key.alias("_k")).count().where("count > 1").limit(1).collect())
 
 
