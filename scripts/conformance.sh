@@ -24,6 +24,12 @@
 # went (build, vectors with broker starts, report, gate) and the peak memory in use are written to
 # $out/timing.md.
 #
+# Nothing waits for what it does not need. The vectors start once the packages they import are in
+# .venv and the container engine answers: the brokers' images are built beside them (most urgent
+# first; a target's first test waits for its own image, fixtures/provision/images.py), and Spark's
+# packages install beside them too (scripts/bootstrap.sh goes on after its --ready file), followed
+# by the report's build.
+#
 # The report's Spark session starts beside the vectors and warms up there (`reports build
 # --wait-for`); pytest creates $out/.results-complete once the last row is written, before it removes
 # the brokers (the script creates it too when pytest ends, should pytest not have), and the build
@@ -41,17 +47,19 @@ mkdir -p "$out"
 phases="$out/phases.txt"
 : > "$phases"
 # fixtures.run.clock is standard library only: it runs before the virtualenv exists.
-python3 -m fixtures.run.clock mark "$phases" "bootstrap (Python environment)"
+python3 -m fixtures.run.clock mark "$phases" "Python environment for the vectors, and the engine"
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
 python3 -m fixtures.run.clock sample-memory "$out/memory.json" &
 sampler=$!
 state="${MQCONFORM_STATE:-.mqconform}"
 engine_started="$out/.engine-started"   # exists once images.sh has started a podman service
-venv_ready="$out/.venv-ready"           # exists once the packages the provisioning imports are in .venv
-rm -f "$engine_started" "$venv_ready"
-images=""   # the engine and image build started beside the Python environment, until it has ended
+engine_ready="$out/.engine-ready"       # exists once the container engine answers
+venv_ready="$out/.venv-ready"           # exists once the packages the vectors and the provisioning import are in .venv
+env_done="$out/.env-done"               # exists once Spark's packages are in .venv too (the report's build starts)
+rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done"
+images=""   # the engine and image build, started at once, until it has ended or is stopped
 cds=""      # the class data sharing archive made after the report, until it has ended
-report=""   # the report build started beside the vectors, until it has ended
+report=""   # the rest of the Python environment, then the report build, until it has ended
 gating=""   # the gate started beside the report, until it has ended
 phase=""
 # wait_bounded PID SECONDS: PID's exit status once it ends; one still running after SECONDS is
@@ -71,12 +79,24 @@ wait_bounded() {
   done
   wait "$pid"
 }
+# stop_group PGID: TERM to every process of the group, KILL to what is left 10 s later.
+stop_group() {
+  kill -- "-$1" 2>/dev/null
+  for _ in $(seq 100); do pgrep -g "$1" >/dev/null 2>&1 || break; sleep 0.1; done
+  kill -KILL -- "-$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+}
 cleanup() {
   # TERM makes the report build stop Spark; whatever of its group is left after that (its JVM) is
-  # killed.
+  # killed. Before the build, the group is the environment's install: all of it is stopped, so that
+  # bootstrap.sh removes what it downloaded.
   if [ -n "$report" ]; then
-    kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1
-    kill -KILL -- "-$report" 2>/dev/null
+    if [ -e "$env_done" ]; then
+      kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1
+      kill -KILL -- "-$report" 2>/dev/null
+    else
+      stop_group "$report"
+    fi
   fi
   if [ -n "$gating" ]; then kill "$gating" 2>/dev/null; wait_bounded "$gating" 30 >/dev/null 2>&1; fi
   # the image build's group: its engine install, debootstraps, prebuilds and podman builds
@@ -87,7 +107,7 @@ cleanup() {
   if [ -n "$cds" ]; then kill -- "-$cds" 2>/dev/null; wait_bounded "$cds" 30 >/dev/null 2>&1; kill -KILL -- "-$cds" 2>/dev/null; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   if [ -f "$engine_started" ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
-  rm -f "$engine_started" "$venv_ready"
+  rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done"
 }
 trap cleanup EXIT
 # Bash runs no EXIT trap when a signal ends it: these make the signals end it through exit.
@@ -112,44 +132,59 @@ trap 'on_signal 3 TERM' TERM
 trap 'on_signal 3 HUP' HUP
 # The engine and the images do not wait for the Python environment: scripts/images.sh installs and
 # starts the engine and makes the Debian base images at once, and builds the brokers' images once
-# the packages the provisioning imports are installed (bootstrap's --ready), while Spark's still
-# install. In a process group of its own, ended by the EXIT trap should the run end first.
+# the packages the provisioning imports are installed (bootstrap's --ready), beside Spark's install
+# and then beside the vectors. In a process group of its own, ended by the EXIT trap should the run
+# end first.
 python3 -m fixtures.run.clock early "$phases" "engine and image build"
 set -m
-bash scripts/images.sh --ready "$venv_ready" --engine-started "$engine_started" &
+( bash scripts/images.sh --ready "$venv_ready" --engine-started "$engine_started" --engine-ready "$engine_ready" \
+    --results "$out/results.jsonl"
+  built=$?
+  python3 -m fixtures.run.clock done "$phases" "engine and image build"
+  exit "$built" ) &
 images=$!
 set +m
-bash scripts/bootstrap.sh main --ready "$venv_ready" || exit 3
-python3 -m fixtures.run.clock mark "$phases" "engine and image build"
-wait_bounded "$images" "${MQCONFORM_IMAGES_WAIT_S:-2400}"
-built_images=$?
-images=""
-case $built_images in
-  0) ;;
-  124) echo "conformance: the engine and images were not ready within ${MQCONFORM_IMAGES_WAIT_S:-2400}s; stopped their build" >&2 ;;
-  *) echo "conformance: image build failed; those targets will report errors" >&2 ;;
-esac
+complete="$out/.results-complete"
+rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl" \
+  "$complete"
+# The Python environment, then the report build, in a process group of its own led by the build
+# (its Spark JVM is in that group, and the group is ended after the build, so no JVM outlives the
+# run whichever way the build ends). bootstrap.sh creates $venv_ready once the vectors' packages
+# are in; Spark's follow while the vectors run. The build's Spark session then starts and warms up
+# beside the vectors.
+python3 -m fixtures.run.clock early "$phases" "Spark's packages (for the report)"
+set -m
+( bash scripts/bootstrap.sh main --ready "$venv_ready" || exit 3
+  python3 -m fixtures.run.clock done "$phases" "Spark's packages (for the report)"
+  : > "$env_done"
+  python3 -m fixtures.run.clock early "$phases" "report (Spark)"
+  exec nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" \
+    --expectations expectations --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" \
+    > "$out/report.log" 2>&1 ) &
+report=$!
+set +m
+# The vectors wait for their packages and for the engine (or for images.sh to end without one).
+deadline=$(( $(date +%s) + ${MQCONFORM_READY_WAIT_S:-1800} ))
+until [ -e "$venv_ready" ] && { [ -e "$engine_ready" ] || ! kill -0 "$images" 2>/dev/null; }; do
+  if [ ! -e "$venv_ready" ] && ! kill -0 "$report" 2>/dev/null; then
+    echo "conformance: the Python environment could not be made (scripts/bootstrap.sh main said why above)" >&2
+    exit 3
+  fi
+  if [ "$(date +%s)" -ge "$deadline" ]; then
+    echo "conformance: the Python environment or the engine was not ready within ${MQCONFORM_READY_WAIT_S:-1800}s" >&2
+    exit 3
+  fi
+  sleep 0.2
+done
 if bash scripts/container-engine.sh status >/dev/null 2>&1; then
   eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-complete="$out/.results-complete"
-rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl" \
-  "$complete"
 jobs=${MQCONFORM_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
-python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts included)"
-python3 -m fixtures.run.clock early "$phases" "report (Spark)"
-# In a process group of its own (job control on for this one launch), led by the build: its Spark
-# JVM is in that group, and the group is ended after the build, so no JVM outlives the run
-# whichever way the build ends.
-set -m
-nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" --expectations expectations \
-  --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" > "$out/report.log" 2>&1 &
-report=$!
-set +m
+python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts and the image builds they waited for included)"
 phase=vectors
 # No unraisableexception plugin: its last act in each process is a full garbage collection (seconds
 # of CPU in a worker that drew thousands of events), for warnings this job does not show.
@@ -164,6 +199,13 @@ wait "$vectors"
 status=$?
 vectors=""
 phase=""
+# What the image build still does serves no vector now: it is stopped (its status said the failures).
+if kill -0 "$images" 2>/dev/null; then
+  stop_group "$images"
+elif ! wait "$images"; then
+  echo "conformance: the image build failed (the targets without an image reported errors)" >&2
+fi
+images=""
 if [ -n "$stopped" ]; then
   echo "conformance: stopped by a signal (pytest status $status); no report" >&2
   exit "$stopped"
@@ -176,16 +218,20 @@ case $status in 0|1) ;; 4|5) status=2 ;; *) status=3 ;; esac
 python3 -m fixtures.run.clock mark "$phases" "report (Spark)"
 phase=report
 : > "$complete"
-# The gate reads the rows and the expectations only: it runs beside the report, and is shown after it.
+# The gate reads the rows and the expectations only: it runs beside the report, and is shown after it,
+# once the report's packages, which it imports too, are in (bounded as the report is).
+deadline=$(( $(date +%s) + ${MQCONFORM_REPORT_BUILD_S:-600} ))
+while [ ! -e "$env_done" ] && kill -0 "$report" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
 python3 -m fixtures.run.clock early "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!
 wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
 built=$?
-kill -KILL -- "-$report" 2>/dev/null      # what of its group outlived the build
+# what of its group outlived the build; or, still installing, all of it (bootstrap.sh cleans up on TERM)
+if [ -e "$env_done" ]; then kill -KILL -- "-$report" 2>/dev/null; else stop_group "$report"; fi
 report=""
 rm -f "$complete"
-cat "$out/report.log"
+[ -f "$out/report.log" ] && cat "$out/report.log"
 if [ "$built" != 0 ]; then
   [ "$built" = 124 ] && echo "conformance: the report was not written within ${MQCONFORM_REPORT_BUILD_S:-600}s of the vectors' end; stopped it" >&2
   wait_bounded "$gating" 60 >/dev/null 2>&1

@@ -4,7 +4,7 @@
 #   scripts/container-engine.sh [ensure]   use a reachable Docker API, or install and start
 #                                          podman's Docker-compatible service; print the
 #                                          environment to use as KEY=VALUE lines on stdout
-#   scripts/container-engine.sh install    only install the packages (podman runc debootstrap)
+#   scripts/container-engine.sh install    only install the packages (podman runc debootstrap mmdebstrap)
 #   scripts/container-engine.sh env        print the environment for the running service
 #   scripts/container-engine.sh status     exit 0 when the API answers, 1 otherwise
 #   scripts/container-engine.sh stop       stop the podman service this script started
@@ -75,6 +75,7 @@ install_packages() {
     command -v podman >/dev/null 2>&1 || missing+=(podman)
     command -v runc >/dev/null 2>&1 || missing+=(runc)
     command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+    command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
     command -v curl >/dev/null 2>&1 || missing+=(curl)
     if [ "${#missing[@]}" -eq 0 ]; then
         return 0

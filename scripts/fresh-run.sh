@@ -10,7 +10,7 @@
 # build and Maven's/Ivy's caches (~/.cache, ~/.m2, ~/.ivy2, ~/go). The project's own state
 # (.venv, .mqconform, out/) is in the new clone, so it starts empty too; base images'
 # debootstrap work is under .mqconform.
-# Not fresh: the Debian packages already installed (podman, runc, debootstrap, Java, Chromium,
+# Not fresh: the Debian packages already installed (podman, runc, (mm)debootstrap, Java, Chromium,
 # Maven, Go): their install is timed apart (scripts/fresh-run.sh --apt-only) and added as a
 # phase of its own; CNI's address allocations (/var/lib/cni: shared with any other podman on
 # the machine so that two engines never hand out one address); the host's page cache.
@@ -28,7 +28,7 @@ repo="$(dirname "$here")"
 # The Debian packages a new machine lacks, timed apart: downloaded into an empty cache (apt's own
 # lists kept), then unpacked with dpkg into a scratch root (no installed package is touched).
 apt_phase() {
-    local dir="$1" pkgs=(podman runc debootstrap uidmap fuse-overlayfs slirp4netns iptables
+    local dir="$1" pkgs=(podman runc debootstrap mmdebstrap uidmap fuse-overlayfs slirp4netns iptables
         conmon containernetworking-plugins golang-github-containers-common golang-github-containers-image
         libgpgme11 libslirp0 libsubid4 libfuse3-3 fuse3 libnftnl11 libnetfilter-conntrack3 libnfnetlink0 libip6tc2)
     mkdir -p "$dir/apt-cache/partial" "$dir/apt-root"

@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
 # The container engine and the brokers' images, for the main job (scripts/conformance.sh), which
-# runs this beside its Python environment's install:
+# runs this beside its Python environment's install and then beside the vectors:
 #
-#   bash scripts/images.sh [--ready FILE] [--engine-started FILE]
+#   bash scripts/images.sh [--ready FILE] [--engine-started FILE] [--engine-ready FILE] [--results FILE]
 #
 # 1. a Docker API, or podman installed and its service started (scripts/container-engine.sh
 #    ensure); FILE of --engine-started is created when this started the service (whoever ends the
-#    run stops it);
-# 2. the Debian base images the catalog names (scripts/build-base-image.sh, debootstrap), side by
-#    side: they need no Python packages (a base the catalog adds later is still made by step 3);
-#    beside them, Go's caches are filled for the brokers compiled on the host;
+#    run stops it), FILE of --engine-ready once the API answers (the vectors may start);
+# 2. the Debian base images the catalog names (scripts/build-base-image.sh), side by side: they
+#    need no Python packages; beside them, Go's caches are filled for the brokers compiled on the
+#    host;
 # 3. once FILE of --ready exists (the packages the provisioning imports are in .venv: bootstrap.sh
-#    main --ready), every target's image and the shims: python -m fixtures.provision build.
+#    main --ready), every target's image and the shims: python -m fixtures.provision build, the
+#    images of the targets that take longest first (by the times kept beside the results FILE).
+#    It does not wait for the bases: a target's build waits for its own base under the lock that
+#    base's build holds (flock(2) on $state/build/base-SUITE.lock, as fixtures/provision/images.py),
+#    and a test that needs an image still being built here waits for it the same way.
 # Exit status 0 when all is ready, 1 when an image failed (the others are still built), 2 when
 # there is no engine. Every wait is bounded: the base images by build-base-image.sh's own
 # timeouts, the wait for FILE by MQCONFORM_READY_WAIT_S (default 1800), the builds by
 # MQCONFORM_BUILD_TIMEOUT (fixtures/provision/images.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ready="" started=""
+ready="" started="" engine_ready="" results=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --ready) ready="${2:?--ready needs a file}"; shift 2 ;;
     --engine-started) started="${2:?--engine-started needs a file}"; shift 2 ;;
+    --engine-ready) engine_ready="${2:?--engine-ready needs a file}"; shift 2 ;;
+    --results) results=(--results "${2:?--results needs a file}"); shift 2 ;;
     *) echo "images: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -34,6 +40,7 @@ if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then
   if [ -n "$started" ]; then : > "$started"; fi
 fi
 eval "$(bash scripts/container-engine.sh env | sed 's/^/export /')"
+if [ -n "$engine_ready" ]; then : > "$engine_ready"; fi
 
 # The bases, under the lock fixtures/provision/images.py takes for the same base (flock(2) both).
 mkdir -p "$state/build"
@@ -60,8 +67,6 @@ for suite in $(sed -n 's/^ *base: *\([a-z]*\).*/\1/p' fixtures/provision/targets
     grep -h '^build-base-image: built' "$log" >&2 || true ) &
   pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p" || true; done
-say "base images (and Go's caches) in $(( $(date +%s) - t0 ))s"
 
 if [ -n "$ready" ]; then
   deadline=$(( $(date +%s) + ${MQCONFORM_READY_WAIT_S:-1800} ))
@@ -70,4 +75,8 @@ if [ -n "$ready" ]; then
     sleep 0.5
   done
 fi
-.venv/bin/python -m fixtures.provision build
+.venv/bin/python -m fixtures.provision build "${results[@]}"
+built=$?
+for p in "${pids[@]}"; do wait "$p" || true; done
+say "images in $(( $(date +%s) - t0 ))s"
+exit "$built"

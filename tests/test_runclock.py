@@ -10,7 +10,8 @@ def test_summary_splits_phases_and_keeps_only_this_runs_starts(tmp_path):
     results = tmp_path / "results.jsonl"
     results.write_text(json.dumps({"run_id": "old"}) + "\n" + json.dumps({"run_id": "now"}) + "\n")
     runclock.record_starts(results, "old", [{"target": "stale", "start_s": 99.0, "ok": True}])
-    runclock.record_starts(results, "now", [{"target": "rabbitmq", "start_s": 4.5, "ok": True, "ready_s": 3.9}])
+    runclock.record_starts(results, "now", [{"target": "rabbitmq", "start_s": 4.5, "ok": True, "ready_s": 3.9,
+                                             "image_s": 41.2}])
     runclock.record_starts(results, "now", [{"target": "artemis", "start_s": 7.0, "ok": False}])
     memory = tmp_path / "memory.json"
     memory.write_text(json.dumps({"baseline_bytes": 2 * 2**30, "peak_bytes": 5 * 2**30}))
@@ -21,7 +22,7 @@ def test_summary_splits_phases_and_keeps_only_this_runs_starts(tmp_path):
     assert "broker starts 12s" in line and "+3.00 GiB" in line
     md = (tmp_path / "timing.md").read_text()
     assert "| vectors | 60.0 | 82% |" in md
-    assert "| rabbitmq | 4.5 | 3.9 |" in md and "| artemis (failed) | 7.0 |  |" in md
+    assert "| rabbitmq | 41.2 | 4.5 | 3.9 |" in md and "| artemis (failed) |  | 7.0 |  |" in md
     assert "stale" not in md
 
 
@@ -51,3 +52,21 @@ def test_early_writes_a_line_that_is_no_phase_boundary(tmp_path):
     runclock.mark(phases, "report")
     runclock.mark(phases, "end")
     assert [name for name, _ in runclock._phases(phases)] == ["vectors", "report"]
+
+
+def test_work_beside_the_phases_has_its_own_table_from_start_to_end(tmp_path):
+    phases = tmp_path / "phases.txt"
+    phases.write_text("100.0 Python environment\n100.2 ~engine and image build\n130.0 vectors\n"
+                      "290.0 !engine and image build\n400.0 end\n")
+    line = runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
+    assert [name for name, _ in runclock._phases(phases)] == ["Python environment", "vectors"]
+    assert "engine and image build 190s beside them (done at 190s)" in line
+    md = (tmp_path / "timing.md").read_text()
+    assert "| engine and image build | 0.2 | 190.0 | 189.8 |" in md and "!" not in md
+
+
+def test_a_done_line_for_work_that_became_a_phase_adds_no_row(tmp_path):
+    phases = tmp_path / "phases.txt"
+    phases.write_text("100.0 vectors\n100.5 ~report\n160.0 report\n161.0 !report\n164.0 end\n")
+    runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
+    assert "Beside the phases" not in (tmp_path / "timing.md").read_text()

@@ -67,3 +67,10 @@ def test_lanes_run_side_by_side_and_a_failure_is_said_while_the_rest_is_built():
     assert peak[0] == 2
     assert built.index("a1") < built.index("a2") < built.index("a3")   # one base: in order
     assert any(ln.startswith("a2: failed after") for ln in lines) and "c1: built" in lines
+
+
+def test_given_urgency_a_base_builds_its_most_urgent_first_and_the_bases_go_in_that_order():
+    urgency = {"c1": 70.0, "b2": 60.0, "a3": 50.0, "b1": 5.0}
+    # c1's base first, then b2's (the least loaded lane), then A's (C's lane, now the least loaded)
+    assert names(buildplan.lanes(ENTRIES, 2, urgency)) == [["c1", "a3", "a1", "a2"], ["b2", "b1"]]
+    assert names(buildplan.lanes(ENTRIES, 1, urgency)) == [["c1", "b2", "b1", "a3", "a1", "a2"]]
