@@ -87,7 +87,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   wheels="$(mktemp -d)"
   mapfile -t spark_reqs < <(requirements spark)
   mapfile -t first_reqs < <(requirements first)
-  timeout 1200 "${pip[@]}" wheel -q --no-deps -w "$wheels" "${spark_reqs[@]}" > "$wheels.log" 2>&1 &
+  # Stored, not deflated: the wheel is mostly jars, already compressed; deflating them again is
+  # half of pyspark's build (35 s against 18 s stored, on an idle 2-core machine).
+  timeout 1200 "${pip[@]}" wheel -q --no-deps -w "$wheels" --config-settings=--build-option=--compression=stored \
+    "${spark_reqs[@]}" > "$wheels.log" 2>&1 &
   spark_job=$!
   "${pip[@]}" install -q "${first_reqs[@]}"
   if [ -n "$ready" ]; then : > "$ready"; fi

@@ -70,3 +70,25 @@ def test_a_done_line_for_work_that_became_a_phase_adds_no_row(tmp_path):
     phases.write_text("100.0 vectors\n100.5 ~report\n160.0 report\n161.0 !report\n164.0 end\n")
     runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
     assert "Beside the phases" not in (tmp_path / "timing.md").read_text()
+
+
+def test_each_phase_says_how_busy_the_machines_cpu_was(tmp_path):
+    phases = tmp_path / "phases.txt"
+    phases.write_text("100.0 environment\n100.5 ~images\n130.0 vectors\n190.0 !images\n200.0 end\n")
+    # busy and total ticks at each line's stamp (the second line has none: no figure for it)
+    runclock.cpu_path(phases).write_text("100.000 1000 5000\n130.000 1600 5600\n190.000 2000 6600\n200.000 2050 6800\n")
+    runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
+    md = (tmp_path / "timing.md").read_text()
+    assert "| environment | 30.0 | 30% | 100% |" in md          # 600 of 600 ticks busy
+    assert "| vectors | 70.0 | 70% | 38% |" in md               # 450 of 1200
+    assert "| **total** | **100.0** | | 58% |" in md           # 1050 of 1800
+    assert "| images | 0.5 | 90.0 | 89.5 |  |" in md          # its start has no sample
+
+
+def test_mark_samples_the_machines_cpu_at_the_same_stamp(tmp_path):
+    phases = tmp_path / "phases.txt"
+    runclock.mark(phases, "vectors")
+    runclock.mark(phases, "end")
+    stamps = [line.split()[0] for line in phases.read_text().splitlines()]
+    cpu = [line.split() for line in runclock.cpu_path(phases).read_text().splitlines()]
+    assert [c[0] for c in cpu] == stamps and all(int(c[1]) <= int(c[2]) for c in cpu)
