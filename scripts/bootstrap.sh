@@ -59,7 +59,7 @@ dev_stamp=.venv/.mqconform-deps-dev
 spark_job="" wheels=""
 stop_spark_job() {
   if [ -n "$spark_job" ]; then kill "$spark_job" 2>/dev/null; wait "$spark_job" 2>/dev/null; fi
-  if [ -n "$wheels" ]; then rm -rf "$wheels"; fi
+  if [ -n "$wheels" ]; then rm -rf "$wheels" "$wheels.log"; fi
 }
 trap stop_spark_job EXIT
 trap 'exit 3' INT TERM HUP

@@ -81,7 +81,10 @@ case "$tool" in
         # files of testing and unstable carry a Valid-Until a week ahead, and a mirror serving an older
         # snapshot is still signed by Debian: the signature is checked, the date is not (as debootstrap
         # does, and the Containerfiles' apt-get update); the option is removed from the image after.
-        if ! timeout 900 mmdebstrap --quiet --mode=root --variant=minbase \
+        # its scratch chroot goes in this script's scratch folder, not $TMPDIR (often a small tmpfs);
+        # apt's unprivileged downloader must be able to reach it
+        chmod 755 "$dir"
+        if ! TMPDIR="$dir" timeout 900 mmdebstrap --quiet --mode=root --variant=minbase \
                 --aptopt='Acquire::Check-Valid-Until "false"' \
                 --customize-hook='rm -f "$1"/etc/apt/apt.conf.d/99mmdebstrap' \
                 "$suite" "$rootfs" "$mirror" > "$dir.log" 2>&1; then

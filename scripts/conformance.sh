@@ -34,8 +34,8 @@
 # --wait-for`); pytest creates $out/.results-complete once the last row is written, before it removes
 # the brokers (the script creates it too when pytest ends, should pytest not have), and the build
 # reads the rows, so the report phase is only the build itself. Its waits are bounded: the results must be
-# complete within $MQCONFORM_REPORT_WAIT_S (default 7200) of the start of the vectors, and the
-# report written within $MQCONFORM_REPORT_BUILD_S (default 600) after that. Its output is in
+# complete within $MQCONFORM_REPORT_WAIT_S (default 7200) of the start of the report's Spark session,
+# and the report written within $MQCONFORM_REPORT_BUILD_S (default 600) after the vectors' end. Its output is in
 # $out/report.log (shown once it ends). Ctrl-C during the vectors stops pytest and the report is
 # built from what ran; Ctrl-C anywhere else ends the run, and whatever it started is stopped.
 # The build runs at the lowest CPU priority (nice 19): its warm-up takes what the vectors leave; once
@@ -56,7 +56,8 @@ engine_started="$out/.engine-started"   # exists once images.sh has started a po
 engine_ready="$out/.engine-ready"       # exists once the container engine answers
 venv_ready="$out/.venv-ready"           # exists once the packages the vectors and the provisioning import are in .venv
 env_done="$out/.env-done"               # exists once Spark's packages are in .venv too (the report's build starts)
-rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done"
+images_stop="$out/.images-stop"         # exists once the vectors have ended: images.sh starts no further image
+rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done" "$images_stop"
 images=""   # the engine and image build, started at once, until it has ended or is stopped
 cds=""      # the class data sharing archive made after the report, until it has ended
 report=""   # the rest of the Python environment, then the report build, until it has ended
@@ -79,11 +80,25 @@ wait_bounded() {
   done
   wait "$pid"
 }
-# stop_group PGID: TERM to every process of the group, KILL to what is left 10 s later.
-stop_group() {
-  kill -- "-$1" 2>/dev/null
-  for _ in $(seq 100); do pgrep -g "$1" >/dev/null 2>&1 || break; sleep 0.1; done
-  kill -KILL -- "-$1" 2>/dev/null
+# tree PID: PID and every process below it. A process group does not hold them all: `timeout`
+# (the bound of many steps here) moves itself and what it runs into a process group of its own.
+tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do tree "$child"; done
+  echo "$1"
+}
+# stop_tree PID: TERM to PID and every process below it, KILL to what is left 10 s later.
+stop_tree() {
+  local pids alive
+  pids=$(tree "$1")
+  kill $pids 2>/dev/null
+  for _ in $(seq 100); do
+    alive=""
+    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ -n "$alive" ] || break
+    sleep 0.1
+  done
+  kill -KILL $(tree "$1") $pids 2>/dev/null
   wait "$1" 2>/dev/null
 }
 cleanup() {
@@ -95,19 +110,16 @@ cleanup() {
       kill "$report" 2>/dev/null; wait_bounded "$report" 30 >/dev/null 2>&1
       kill -KILL -- "-$report" 2>/dev/null
     else
-      stop_group "$report"
+      stop_tree "$report"
     fi
   fi
   if [ -n "$gating" ]; then kill "$gating" 2>/dev/null; wait_bounded "$gating" 30 >/dev/null 2>&1; fi
-  # the image build's group: its engine install, debootstraps, prebuilds and podman builds
-  if [ -n "$images" ]; then
-    kill -- "-$images" 2>/dev/null; wait_bounded "$images" 30 >/dev/null 2>&1
-    kill -KILL -- "-$images" 2>/dev/null
-  fi
+  # the image build: its engine install, base bootstraps, prebuilds and podman builds
+  if [ -n "$images" ]; then stop_tree "$images"; fi
   if [ -n "$cds" ]; then kill -- "-$cds" 2>/dev/null; wait_bounded "$cds" 30 >/dev/null 2>&1; kill -KILL -- "-$cds" 2>/dev/null; fi
   kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   if [ -f "$engine_started" ]; then bash scripts/container-engine.sh stop >/dev/null 2>&1 || true; fi
-  rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done"
+  rm -f "$engine_started" "$engine_ready" "$venv_ready" "$env_done" "$images_stop"
 }
 trap cleanup EXIT
 # Bash runs no EXIT trap when a signal ends it: these make the signals end it through exit.
@@ -138,7 +150,7 @@ trap 'on_signal 3 HUP' HUP
 python3 -m fixtures.run.clock early "$phases" "engine and image build"
 set -m
 ( bash scripts/images.sh --ready "$venv_ready" --engine-started "$engine_started" --engine-ready "$engine_ready" \
-    --results "$out/results.jsonl"
+    --results "$out/results.jsonl" --stop-file "$images_stop"
   built=$?
   python3 -m fixtures.run.clock done "$phases" "engine and image build"
   exit "$built" ) &
@@ -199,12 +211,28 @@ wait "$vectors"
 status=$?
 vectors=""
 phase=""
-# What the image build still does serves no vector now: it is stopped (its status said the failures).
+# What the image build still does serves no vector now (a run of some targets only): it starts no
+# further image, and the builds in flight may end within $MQCONFORM_IMAGES_STOP_S (default 300), so
+# that no half-made build is left in the engine's storage; past that it is stopped.
 if kill -0 "$images" 2>/dev/null; then
-  stop_group "$images"
-elif ! wait "$images"; then
-  echo "conformance: the image build failed (the targets without an image reported errors)" >&2
+  : > "$images_stop"
+  deadline=$(( $(date +%s) + ${MQCONFORM_IMAGES_STOP_S:-300} ))
+  while kill -0 "$images" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
+  if kill -0 "$images" 2>/dev/null; then
+    stop_tree "$images"
+    python3 -m fixtures.run.clock done "$phases" "engine and image build"
+    echo "conformance: the image build was stopped after the vectors (${MQCONFORM_IMAGES_STOP_S:-300}s)" >&2
+  else
+    wait "$images"
+  fi
+else
+  wait "$images"
 fi
+case $? in
+  0) ;;
+  2) echo "conformance: there was no container engine (the broker targets reported errors)" >&2 ;;
+  *) echo "conformance: the image build failed (the targets without an image reported errors)" >&2 ;;
+esac
 images=""
 if [ -n "$stopped" ]; then
   echo "conformance: stopped by a signal (pytest status $status); no report" >&2
@@ -219,16 +247,21 @@ python3 -m fixtures.run.clock mark "$phases" "report (Spark)"
 phase=report
 : > "$complete"
 # The gate reads the rows and the expectations only: it runs beside the report, and is shown after it,
-# once the report's packages, which it imports too, are in (bounded as the report is).
-deadline=$(( $(date +%s) + ${MQCONFORM_REPORT_BUILD_S:-600} ))
-while [ ! -e "$env_done" ] && kill -0 "$report" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
+# once the report's packages, which it imports too, are in. One bound for both waits: the report
+# is written within $MQCONFORM_REPORT_BUILD_S of the vectors' end.
+report_deadline=$(( $(date +%s) + ${MQCONFORM_REPORT_BUILD_S:-600} ))
+while [ ! -e "$env_done" ] && kill -0 "$report" 2>/dev/null && [ "$(date +%s)" -lt "$report_deadline" ]; do sleep 0.2; done
 python3 -m fixtures.run.clock early "$phases" "gate"
 .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!
-wait_bounded "$report" "${MQCONFORM_REPORT_BUILD_S:-600}"
+left=$(( report_deadline - $(date +%s) ))
+wait_bounded "$report" "$(( left > 0 ? left : 0 ))"
 built=$?
+if [ "$built" != 0 ] && [ "$built" != 124 ] && [ ! -e "$env_done" ]; then
+  echo "conformance: Spark's packages could not be installed (scripts/bootstrap.sh main said why above); no report" >&2
+fi
 # what of its group outlived the build; or, still installing, all of it (bootstrap.sh cleans up on TERM)
-if [ -e "$env_done" ]; then kill -KILL -- "-$report" 2>/dev/null; else stop_group "$report"; fi
+if [ -e "$env_done" ]; then kill -KILL -- "-$report" 2>/dev/null; else stop_tree "$report"; fi
 report=""
 rm -f "$complete"
 [ -f "$out/report.log" ] && cat "$out/report.log"

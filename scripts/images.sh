@@ -3,6 +3,7 @@
 # runs this beside its Python environment's install and then beside the vectors:
 #
 #   bash scripts/images.sh [--ready FILE] [--engine-started FILE] [--engine-ready FILE] [--results FILE]
+#                          [--stop-file FILE]
 #
 # 1. a Docker API, or podman installed and its service started (scripts/container-engine.sh
 #    ensure); FILE of --engine-started is created when this started the service (whoever ends the
@@ -15,20 +16,22 @@
 #    images of the targets that take longest first (by the times kept beside the results FILE).
 #    It does not wait for the bases: a target's build waits for its own base under the lock that
 #    base's build holds (flock(2) on $state/build/base-SUITE.lock, as fixtures/provision/images.py),
-#    and a test that needs an image still being built here waits for it the same way.
+#    and a test that needs an image still being built here waits for it the same way. Once FILE of
+#    --stop-file exists (the vectors have ended), no further image is started.
 # Exit status 0 when all is ready, 1 when an image failed (the others are still built), 2 when
 # there is no engine. Every wait is bounded: the base images by build-base-image.sh's own
 # timeouts, the wait for FILE by MQCONFORM_READY_WAIT_S (default 1800), the builds by
 # MQCONFORM_BUILD_TIMEOUT (fixtures/provision/images.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ready="" started="" engine_ready="" results=()
+ready="" started="" engine_ready="" build_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --ready) ready="${2:?--ready needs a file}"; shift 2 ;;
     --engine-started) started="${2:?--engine-started needs a file}"; shift 2 ;;
     --engine-ready) engine_ready="${2:?--engine-ready needs a file}"; shift 2 ;;
-    --results) results=(--results "${2:?--results needs a file}"); shift 2 ;;
+    --results) build_args+=(--results "${2:?--results needs a file}"); shift 2 ;;
+    --stop-file) build_args+=(--stop-file "${2:?--stop-file needs a file}"); shift 2 ;;
     *) echo "images: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -75,7 +78,7 @@ if [ -n "$ready" ]; then
     sleep 0.5
   done
 fi
-.venv/bin/python -m fixtures.provision build "${results[@]}"
+.venv/bin/python -m fixtures.provision build "${build_args[@]}"
 built=$?
 for p in "${pids[@]}"; do wait "$p" || true; done
 say "images in $(( $(date +%s) - t0 ))s"

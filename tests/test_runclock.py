@@ -92,3 +92,12 @@ def test_mark_samples_the_machines_cpu_at_the_same_stamp(tmp_path):
     stamps = [line.split()[0] for line in phases.read_text().splitlines()]
     cpu = [line.split() for line in runclock.cpu_path(phases).read_text().splitlines()]
     assert [c[0] for c in cpu] == stamps and all(int(c[1]) <= int(c[2]) for c in cpu)
+
+
+def test_an_early_line_after_its_phase_began_gives_no_head_start(tmp_path):
+    # the report's build started only after the vectors had ended (its packages came late)
+    phases = tmp_path / "phases.txt"
+    phases.write_text("100.0 vectors\n160.0 report (Spark)\n170.0 ~report (Spark)\n190.0 end\n")
+    line = runclock.summary(tmp_path, phases, tmp_path / "none.json", tmp_path / "missing.jsonl")
+    assert "report (Spark) 30s;" in line and "started" not in line, line
+    assert "Started early" not in (tmp_path / "timing.md").read_text()

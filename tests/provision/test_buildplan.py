@@ -74,3 +74,18 @@ def test_given_urgency_a_base_builds_its_most_urgent_first_and_the_bases_go_in_t
     # c1's base first, then b2's (the least loaded lane), then A's (C's lane, now the least loaded)
     assert names(buildplan.lanes(ENTRIES, 2, urgency)) == [["c1", "a3", "a1", "a2"], ["b2", "b1"]]
     assert names(buildplan.lanes(ENTRIES, 1, urgency)) == [["c1", "b2", "b1", "a3", "a1", "a2"]]
+
+
+def test_once_stopped_a_lane_starts_no_further_build_and_the_one_in_flight_ends():
+    built, stopped = [], threading.Event()
+
+    def build(e):
+        built.append(e.name)
+        if e.name == "a1":
+            stopped.set()          # the run's vectors end while a1 is being built
+        return "built"
+
+    lines = []
+    failures = buildplan.build_all(ENTRIES, build, 1, say=lines.append, stop=stopped.is_set)
+    assert built == ["a1"] and failures == []
+    assert "a1: built" in lines and "a2: not built (no longer needed)" in lines and len(lines) == len(ENTRIES)
