@@ -39,6 +39,13 @@ ROUNDS = 1
 # After the signal, how long a cancelled warm-up may take to give its thread back.
 CANCEL_WAIT_S = 30.0
 JOB_GROUP = "mqconform-warm-up"
+# The session starts beside the vectors at the lowest CPU priority, often while every core is busy:
+# a starved JVM can take longer than the default heartbeat interval (10 s) between starting its
+# local executor and registering its block manager, and the executor's first heartbeat then makes
+# the driver log a NullPointerException, again and again, in the report's log. A heartbeat every
+# minute (the network timeout, 120 s, stays above it, as Spark requires) is the same session
+# without that noise; a cluster's executors keep Spark's default.
+LOCAL_CONF = {"spark.executor.heartbeatInterval": "60s"}
 
 
 class WaitError(RuntimeError):
@@ -164,7 +171,8 @@ def run(build_args: dict, wait_path: str, timeout_s: float, master: str | None, 
     try:
         interrupt = signal.getsignal(signal.SIGINT)
         try:
-            spark = session.start(master, conf)
+            local = master is None or master.startswith("local")
+            spark = session.start(master, {**LOCAL_CONF, **conf} if local else conf)
             if interrupt is signal.SIG_IGN:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
             session.wait_for_executors(spark)

@@ -94,5 +94,11 @@ cat "$run/clone/out/timing.md" 2>/dev/null || true
 awk '$2 !~ /^~/ { if (!t0) t0 = $1; if (rep) { printf "fresh-run: first report %.0fs after the start\n", $1 - t0; exit }
      if ($0 ~ / report \(Spark\)$/) rep = 1 }' "$run/clone/out/phases.txt" 2>/dev/null | tee -a "$run/run.log" >&2 || true
 # The engine's storage and the environment are the run's alone; the clone's out/ and the logs stay.
-rm -rf --one-file-system "$run/hidden" "$run/clone/.venv" "$run/clone/.mqconform"
+# Tried a few times: a podman exec session's conmon, which outlives its container by podman's exit
+# delay, may still be writing to the storage when the run ends.
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    rm -rf --one-file-system "$run/hidden" "$run/clone/.venv" "$run/clone/.mqconform" 2>/dev/null && break
+    sleep 3
+done
+if [ -e "$run/hidden" ]; then echo "fresh-run: could not remove $run/hidden" >&2; [ "$rc" != 0 ] || rc=1; fi
 exit "$rc"
