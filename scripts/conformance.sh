@@ -213,15 +213,18 @@ vectors=""
 phase=""
 # What the image build still does serves no vector now (a run of some targets only): it starts no
 # further image, and the builds in flight may end within $MQCONFORM_IMAGES_STOP_S (default 300), so
-# that no half-made build is left in the engine's storage; past that it is stopped.
+# that no half-made build is left in the engine's storage; past that it is stopped. A run stopped
+# by a signal, or interrupted with Ctrl-C (pytest's status 2), does not wait for them.
 if kill -0 "$images" 2>/dev/null; then
   : > "$images_stop"
-  deadline=$(( $(date +%s) + ${MQCONFORM_IMAGES_STOP_S:-300} ))
+  grace=${MQCONFORM_IMAGES_STOP_S:-300}
+  { [ -n "$stopped" ] || [ "$status" = 2 ]; } && grace=0
+  deadline=$(( $(date +%s) + grace ))
   while kill -0 "$images" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
   if kill -0 "$images" 2>/dev/null; then
     stop_tree "$images"
     python3 -m fixtures.run.clock done "$phases" "engine and image build"
-    echo "conformance: the image build was stopped after the vectors (${MQCONFORM_IMAGES_STOP_S:-300}s)" >&2
+    echo "conformance: the image build was stopped after the vectors (${grace}s)" >&2
   else
     wait "$images"
   fi
