@@ -51,8 +51,8 @@ t0=$(date +%s)
 pids=()
 # A broker compiled from a Go module on the host (containers/*/gomod, its build.sh the prebuild) is
 # compiled once now, into a scratch folder: that fills Go's module and build caches, from which the
-# image's own prebuild (step 3) then links in seconds. Only a head start: its failure is the
-# prebuild's to say.
+# image's own prebuild (step 3), when it comes after, links in seconds (one that comes first
+# compiles beside it, sharing the caches). Only a head start: its failure is the prebuild's to say.
 for gomod in containers/*/gomod; do
   [ -f "$gomod/go.mod" ] && [ -f "${gomod%/gomod}/build.sh" ] || continue
   ( scratch="$state/build/head-start-$(basename "${gomod%/gomod}")"
