@@ -316,8 +316,24 @@ def fold_flaky(state: DataFrame, per_run: DataFrame) -> DataFrame:
     """The state after `per_run`'s runs, which must all be newer than the state's last run of their vector."""
     rows = (state.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
                          F.col("pairs").alias("pairs0"), F.col("changes").alias("changes0"))
-            .unionByName(per_run.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
-                                        F.lit(0).cast("long").alias("pairs0"), F.lit(0).cast("long").alias("changes0"))))
+            .unionByName(_unfolded(per_run)))
+    return _fold(rows)
+
+
+def flaky_of(d: DataFrame) -> DataFrame:
+    """The flakiness state of projected records `d` alone (no earlier state): fold_flaky(empty_flaky_state,
+    per_run_vectors(d)) with one exchange of the records instead of two. The records are partitioned by
+    (impl, vector_id) first, and the per-run grouping, the window and the fold all keep that partitioning
+    (no union with an empty state breaks it)."""
+    return _fold(_unfolded(per_run_vectors(d.repartition("impl", "vector_id"))))
+
+
+def _unfolded(per_run: DataFrame) -> DataFrame:
+    return per_run.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
+                          F.lit(0).cast("long").alias("pairs0"), F.lit(0).cast("long").alias("changes0"))
+
+
+def _fold(rows: DataFrame) -> DataFrame:
     w = Window.partitionBy("impl", "vector_id").orderBy("run_us", "run_id")
     same: Column = (F.lag("cls").over(w).isNotNull()
                     & F.col("version").eqNullSafe(F.lag("version").over(w))
@@ -350,7 +366,7 @@ def flaky_rows(state: DataFrame) -> list[dict]:
 def compute(df: DataFrame) -> Aggregates:
     """All aggregates of normalized records (reports.read.normalize, or a snapshot of the store)."""
     d = project(df)
-    return from_folds(d, run_counts(d), fold_flaky(empty_flaky_state(d.sparkSession), per_run_vectors(d)))
+    return from_folds(d, run_counts(d), flaky_of(d))
 
 
 def from_folds(d: DataFrame, counts: DataFrame, flaky: DataFrame) -> Aggregates:

@@ -31,7 +31,7 @@ def build(rows: DataFrame, store: str, step: Callable[[str], None] = lambda name
     whole = rows.cache()
     d = A.project(whole)
     counts = A.run_counts(d).cache()
-    flaky = A.fold_flaky(A.empty_flaky_state(spark), A.per_run_vectors(d)).cache()
+    flaky = A.flaky_of(d).cache()
 
     def commit() -> int:
         with phase("records commit", spark):

@@ -90,9 +90,8 @@ def run_counts(spark: SparkSession, store: str, version: int, new: DataFrame | N
 def flaky_state(spark: SparkSession, store: str, version: int, new: DataFrame | None) -> DataFrame:
     """The flakiness state at `version`: the table's folded with `new` (as in run_counts); the
     implementations with a run older than their latest folded one are rebuilt from history."""
-    empty = A.empty_flaky_state(spark)
     if new is None:
-        return A.fold_flaky(empty, A.per_run_vectors(A.project(S.read_records(spark, store, version))))
+        return A.flaky_of(A.project(S.read_records(spark, store, version)))
     old = S.read_state(spark, store, S.FLAKY)
     per_run = A.per_run_vectors(A.project(new))
     late = A.out_of_order(old, per_run)
@@ -101,4 +100,4 @@ def flaky_state(spark: SparkSession, store: str, version: int, new: DataFrame | 
     keep = ~F.col("impl").isin(*late)
     history = S.read_records(spark, store, version).where(F.col("implementation.name").isin(*late))
     return (A.fold_flaky(old.where(keep), per_run.where(keep))
-            .unionByName(A.fold_flaky(empty, A.per_run_vectors(A.project(history)))))
+            .unionByName(A.flaky_of(A.project(history))))

@@ -29,3 +29,32 @@ def test_only_a_large_input_gets_the_second_jit_tier():
     assert sparkconf.FIRST_TIER_ONLY not in sparkconf.java_options(large_input=True)
     assert sparkconf.java_options(True).split() == [o for o in sparkconf.java_options(False).split()
                                                     if o != sparkconf.FIRST_TIER_ONLY]
+
+
+def _store(root, *tables):
+    for t in ("records", *tables):
+        (root / t / "_delta_log").mkdir(parents=True)
+    (root / "records" / "date=2026-01-01").mkdir()
+    (root / "records" / "date=2026-01-01" / "part-0.parquet").write_bytes(b"x" * 10)
+    return str(root)
+
+
+def test_a_read_of_every_stored_record_is_sized_by_the_records_table(tmp_path):
+    from reports.build import jit_size
+
+    whole = read.COLUMNAR_RATIO * 10
+    cold = _store(tmp_path / "cold")                       # no state tables: made from every record
+    assert jit_size([], cold, from_store=True, as_of=False) == whole
+    half = _store(tmp_path / "half", "runs")               # one missing is enough
+    assert jit_size([], half, from_store=True, as_of=False) == whole
+    warm = _store(tmp_path / "warm", "runs", "flaky")      # only the latest runs' records: small
+    assert jit_size([], warm, from_store=True, as_of=False) is None
+    assert jit_size([], warm, from_store=False, as_of=True) == whole   # a version's every record
+    assert jit_size([], "hdfs://namenode:8020/store", from_store=True, as_of=False) is None
+
+
+def test_a_build_from_results_is_sized_by_them(tmp_path):
+    from reports.build import jit_size
+
+    (tmp_path / "r.jsonl").write_bytes(b"x" * 7)
+    assert jit_size([str(tmp_path / "r.jsonl")], str(tmp_path / "store"), from_store=False, as_of=False) == 7
