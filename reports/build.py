@@ -108,23 +108,31 @@ def _as_of(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def jit_size(results: list[str], store: str, from_store: bool, as_of: bool) -> int | None:
-    """The size, as JSON Lines, of what a build reads record by record, which decides the JVM's JIT
-    tiers (reports/session.py large_input), told before Spark starts; None when not known (not local).
+# A read of every stored record wants the second JIT tier from this size as JSON Lines (Parquet counted
+# as reports/read.py COLUMNAR_RATIO times its bytes): measured, a cold read of 10^6 synthetic records
+# (12 MiB of Parquet) took 95-96 s with the first tier alone against 111-119 s with both, and one of
+# 10^7 (123 MiB) 256 s against 172 s.
+STORE_READ_BYTES = 1024 ** 3
+
+
+def second_tier(results: list[str], store: str, from_store: bool, as_of: bool) -> bool:
+    """Whether the build's JVM gets both JIT tiers (reports/session.py large_input), decided before Spark
+    starts by the size of what it reads record by record, local files only (not known: the first tier).
     A build from results reads them; --as-of reads every record of the store; --from-store reads every
     record only when a state table is missing (it is made from all records). A warm --from-store read
-    (state tables there: only the latest runs' records) counts as small: with both tiers a warm read
-    of a 10^6-record store took a quarter longer, while a cold read of 10^7 took a third less time."""
-    from reports import read
+    (state tables there: only the latest runs' records) keeps the first tier: with both, a warm read of
+    a 10^6-record store took a quarter longer."""
+    from reports import read, session
     from reports import store as S
 
     if not (from_store or as_of):
-        return read.local_text_bytes(results)
+        return session.large_input(read.local_text_bytes(results))
     if not is_local_path(store):
-        return None
+        return False
     if from_store and all((_local_path(S.path(store, t)) / "_delta_log").is_dir() for t in (S.RUNS, S.FLAKY)):
-        return None
-    return read.local_text_bytes([S.path(store, S.RECORDS)])
+        return False
+    size = read.local_text_bytes([S.path(store, S.RECORDS)])
+    return size is not None and size >= STORE_READ_BYTES
 
 
 def run(results: list[str], out: str, master: str | None = None, conf: dict | None = None,
@@ -163,8 +171,8 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
     phase = Phases()
     try:
         with phase("session start"):
-            size = jit_size(list(results), store_uri, from_store, as_of is not None)
-            spark = spark or session.start(master, conf, large_input=session.large_input(size))
+            spark = spark or session.start(master, conf,
+                                           large_input=second_tier(list(results), store_uri, from_store, as_of is not None))
         session.wait_for_executors(spark)
     except session.ClusterError as exc:
         print(f"reports build: {exc}", file=sys.stderr)

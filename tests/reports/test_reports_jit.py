@@ -31,30 +31,36 @@ def test_only_a_large_input_gets_the_second_jit_tier():
                                                     if o != sparkconf.FIRST_TIER_ONLY]
 
 
-def _store(root, *tables):
+
+def _store(root, *tables, parquet_bytes=10):
     for t in ("records", *tables):
         (root / t / "_delta_log").mkdir(parents=True)
     (root / "records" / "date=2026-01-01").mkdir()
-    (root / "records" / "date=2026-01-01" / "part-0.parquet").write_bytes(b"x" * 10)
+    with open(root / "records" / "date=2026-01-01" / "part-0.parquet", "wb") as fh:
+        fh.truncate(parquet_bytes)                         # sparse: sized, not written
     return str(root)
 
 
 def test_a_read_of_every_stored_record_is_sized_by_the_records_table(tmp_path):
-    from reports.build import jit_size
+    from reports.build import STORE_READ_BYTES, second_tier
 
-    whole = read.COLUMNAR_RATIO * 10
-    cold = _store(tmp_path / "cold")                       # no state tables: made from every record
-    assert jit_size([], cold, from_store=True, as_of=False) == whole
-    half = _store(tmp_path / "half", "runs")               # one missing is enough
-    assert jit_size([], half, from_store=True, as_of=False) == whole
-    warm = _store(tmp_path / "warm", "runs", "flaky")      # only the latest runs' records: small
-    assert jit_size([], warm, from_store=True, as_of=False) is None
-    assert jit_size([], warm, from_store=False, as_of=True) == whole   # a version's every record
-    assert jit_size([], "hdfs://namenode:8020/store", from_store=True, as_of=False) is None
+    big = -(-STORE_READ_BYTES // read.COLUMNAR_RATIO)      # Parquet bytes that count as STORE_READ_BYTES
+    cold = _store(tmp_path / "cold", parquet_bytes=big)     # no state tables: made from every record
+    assert second_tier([], cold, from_store=True, as_of=False)
+    half = _store(tmp_path / "half", "runs", parquet_bytes=big)   # one missing is enough
+    assert second_tier([], half, from_store=True, as_of=False)
+    small = _store(tmp_path / "small", parquet_bytes=big - 1)
+    assert not second_tier([], small, from_store=True, as_of=False)
+    warm = _store(tmp_path / "warm", "runs", "flaky", parquet_bytes=big)   # only the latest runs' records
+    assert not second_tier([], warm, from_store=True, as_of=False)
+    assert second_tier([], warm, from_store=False, as_of=True)              # a version's every record
+    assert not second_tier([], "hdfs://namenode:8020/store", from_store=True, as_of=False)
 
 
 def test_a_build_from_results_is_sized_by_them(tmp_path):
-    from reports.build import jit_size
+    from reports.build import second_tier
 
-    (tmp_path / "r.jsonl").write_bytes(b"x" * 7)
-    assert jit_size([str(tmp_path / "r.jsonl")], str(tmp_path / "store"), from_store=False, as_of=False) == 7
+    with open(tmp_path / "r.jsonl", "wb") as fh:
+        fh.truncate(session.SMALL_INPUT_BYTES)
+    assert second_tier([str(tmp_path / "r.jsonl")], str(tmp_path / "store"), from_store=False, as_of=False)
+    assert not second_tier([str(tmp_path / "nothing")], str(tmp_path / "store"), from_store=False, as_of=False)
