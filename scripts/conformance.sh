@@ -192,7 +192,7 @@ done
 # On two cores or fewer the vectors also wait for the image build to end (MQCONFORM_IMAGES_FIRST=1,
 # the default there; 0 elsewhere): both cores are busy with the builds, and vectors run beside them
 # find our own clients starved (a RocketMQ ack past its invisible time is our adapter's error, a row
-# judged by no one), for no gain in the first report's time (the run is the sum of its CPU work).
+# judged by no one), and the first report comes later, not sooner (the run is the sum of its CPU work).
 # The wait is bounded by $MQCONFORM_IMAGES_WAIT_S (default 3600); past it the vectors start, and a
 # target whose image is still being built waits for it under that image's lock.
 cores=$(nproc 2>/dev/null || echo 1)
