@@ -9,7 +9,7 @@ a report is plain Python (reports/model.py), shared with the DuckDB baseline of
 Two kinds of aggregate:
   * folded, kept in the store and updated from each build's new records only:
     run counts (`run_counts` + `merge_run_counts`) and the flakiness state per
-    vector x implementation (`per_run_vectors` + `fold_flaky`);
+    vector x implementation (`flaky_of` from all records; `per_run_vectors` + `fold_flaky` for new runs);
   * of the latest runs only, computed each build from those runs' records:
     the matrix cells (`cells`, the one place that decides a cell), the level
     counts (`level_counts`) and the diff of the two latest runs (`diff`).
@@ -303,15 +303,6 @@ def per_run_vectors(d: DataFrame) -> DataFrame:
             .select("impl", "vector_id", "run_id", "run_us", "version", "digest", cls.alias("cls")))
 
 
-def empty_flaky_state(spark) -> DataFrame:
-    return spark.range(0).select(
-        F.lit(None).cast("string").alias("impl"), F.lit(None).cast("string").alias("vector_id"),
-        F.lit(0).cast("long").alias("pairs"), F.lit(0).cast("long").alias("changes"),
-        F.lit(None).cast("long").alias("run_us"), F.lit(None).cast("string").alias("run_id"),
-        F.lit(None).cast("string").alias("cls"), F.lit(None).cast("string").alias("version"),
-        F.lit(None).cast("string").alias("digest"))
-
-
 def fold_flaky(state: DataFrame, per_run: DataFrame) -> DataFrame:
     """The state after `per_run`'s runs, which must all be newer than the state's last run of their vector."""
     rows = (state.select("impl", "vector_id", "run_id", "run_us", "version", "digest", "cls",
@@ -321,8 +312,8 @@ def fold_flaky(state: DataFrame, per_run: DataFrame) -> DataFrame:
 
 
 def flaky_of(d: DataFrame) -> DataFrame:
-    """The flakiness state of projected records `d` alone (no earlier state): fold_flaky(empty_flaky_state,
-    per_run_vectors(d)) with one exchange of the records instead of two. The records are partitioned by
+    """The flakiness state of projected records `d` alone (no earlier state): what fold_flaky of an empty
+    state and per_run_vectors(d) would give, with one exchange of the records instead of two. The records are partitioned by
     (impl, vector_id) first, and the per-run grouping, the window and the fold all keep that partitioning
     (no union with an empty state breaks it)."""
     return _fold(_unfolded(per_run_vectors(d.repartition("impl", "vector_id"))))

@@ -41,7 +41,7 @@ def state_schemas(spark, store: str):
     from . import store as S
 
     d = A.project(S.read_records(spark, store).limit(0))
-    return A.run_counts(d).schema, A.fold_flaky(A.empty_flaky_state(spark), A.per_run_vectors(d)).schema
+    return A.run_counts(d).schema, A.flaky_of(d).schema
 
 
 def _frame(spark, rows: list[tuple], schema):

@@ -210,7 +210,7 @@ if bash scripts/container-engine.sh status >/dev/null 2>&1; then
 else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
-jobs=${MQCONFORM_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+jobs=${MQCONFORM_JOBS:-$(( cores + 1 ))}
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts and the image builds they waited for included)"

@@ -31,7 +31,6 @@ def test_only_a_large_input_gets_the_second_jit_tier():
                                                     if o != sparkconf.FIRST_TIER_ONLY]
 
 
-
 def _store(root, *tables, parquet_bytes=10):
     for t in ("records", *tables):
         (root / t / "_delta_log").mkdir(parents=True)
