@@ -8,7 +8,7 @@ import time
 import pytest
 
 from fixtures.adapters import rocketmq as R
-from fixtures.adapters.base import PeerError, Refused
+from fixtures.adapters.base import AdapterTimeout, PeerError, Refused
 from fixtures.codecs.model import RocketMQMessage
 from fixtures.verdict.outcomes import AdapterLimitation
 
@@ -16,15 +16,20 @@ from fixtures.verdict.outcomes import AdapterLimitation
 class _Client:
     """Records what a SimpleConsumer was asked; `refuse` answers each call with that condition."""
 
-    def __init__(self, refuse=None):
+    def __init__(self, refuse=None, fail_changes=0):
         self.calls: list[str] = []
         self.extended = threading.Event()
         self.refuse = refuse
+        self.fail_changes = fail_changes           # the first n extensions fail (no answer in time)
 
     def ack(self, raw):
         self._answer("ack")
 
     def change_invisible_duration(self, raw, seconds):
+        if self.fail_changes:
+            self.fail_changes -= 1
+            self.calls.append(f"change {seconds} failed")
+            raise AdapterTimeout("RocketMQ proxy did not answer the change of the invisible time within 20s")
         self._answer(f"change {seconds}")
         self.extended.set()
 
@@ -80,6 +85,35 @@ def test_an_expired_receipt_handle_is_named_as_our_clients_timing():
     took = re.search(r"came ([0-9.]+) s after its receive .*, ([0-9.]+) s after that returned", text)
     assert took and float(took.group(1)) >= 6.5 and float(took.group(2)) >= 6.0
     assert not r.acked
+
+
+def test_a_failed_extension_is_tried_again_while_the_invisible_time_lasts(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    monkeypatch.setattr(R, "RETRY_S", 0.01)
+    client = _Client(fail_changes=2)
+    r = _received(client, invisible_s=5)
+    r.hold()
+    assert client.extended.wait(5), "the extension was not tried again after it failed"
+    r.ack()
+    assert client.calls[:3] == ["change 5 failed", "change 5 failed", "change 5"] and client.calls[-1] == "ack"
+    assert r._hold.extensions >= 1 and r._hold.failure is None
+
+
+def test_an_expired_handle_after_a_failed_extension_says_what_the_hold_did(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    client = _Client(fail_changes=1)
+    r = _received(client, invisible_s=1, asked_at=time.monotonic() - 0.995)    # no time left for another try
+    r.hold()
+    deadline = time.monotonic() + 5
+    while not r._hold.stopped and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert r._hold.stopped and client.calls == ["change 1 failed"]
+    client.refuse = R.RECEIPT_EXPIRED
+    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+        r.ack()
+    text = str(exc.value)
+    assert "extended 0 time(s)" in text and "failed (AdapterTimeout: RocketMQ proxy did not answer" in text
+    assert "not the broker's" in text
 
 
 def test_another_refusal_of_an_ack_is_the_brokers_answer():
