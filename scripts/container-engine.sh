@@ -99,11 +99,16 @@ write_conf() {
     [ -f "$state/.gitignore" ] || printf '*\n' > "$state/.gitignore"
     local want
     # crun fails here on setrlimit and on hybrid cgroups: use runc, no default ulimits.
+    # An exec session made through the Docker API keeps its conmon process this many seconds after
+    # the exec ends (podman's default 300, after Docker's cleanup of exec sessions), also when its
+    # container is gone; the suite reads an exec's exit code as soon as it ends, so 15 s. A service
+    # already running keeps the delay it was started with.
     want='[containers]
 default_ulimits = []
 
 [engine]
 runtime = "runc"
+exit_command_delay = 15
 '
     if [ ! -f "$conf" ] || [ "$(cat "$conf")" != "$(printf '%s' "$want")" ]; then
         printf '%s' "$want" > "$conf"
