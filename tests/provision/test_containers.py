@@ -105,6 +105,38 @@ def test_rabbitmq_answers_amqp091_and_amqp10_then_is_removed(engine, name, addre
     assert containers_of_run(engine, RUN, mine()) == []
 
 
+def _exec_conmons(container_id: str) -> list[int]:
+    """Pids of podman's conmon processes of exec sessions in the container `container_id`."""
+    out = []
+    for d in Path("/proc").iterdir():
+        try:
+            argv = (d / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(b"conmon") and b"--exec-attach" in argv and container_id.encode() in argv:
+            out.append(int(d.name))
+    return out
+
+
+def test_an_exec_session_leaves_no_engine_process_behind(engine):
+    """podman keeps a conmon process per exec session for exit_command_delay after the exec ends, also
+    once the container is gone; the engine's containers.conf makes that 15 s (podman's default 300)."""
+    if engine.kind != "podman" or "CONTAINERS_CONF" not in engine.env:
+        pytest.skip("not the podman service scripts/container-engine.sh configures")
+    rt = start("rabbitmq-4.0.5", run_id=uuid.uuid4().hex)
+    try:
+        assert rt.exec_run(["true"]) == (0, "")
+        cid = rt.container_id
+    finally:
+        rt.stop()
+    deadline = time.monotonic() + 15 + 15
+    while _exec_conmons(cid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _exec_conmons(cid), (f"conmon of an exec session in {cid[:12]} still running 30 s after it ended: a "
+                                    "podman service started before exit_command_delay was set keeps 300 s "
+                                    "(scripts/container-engine.sh stop, then run again)")
+
+
 def test_address_v1_denied_variant_refuses_v1_addresses(engine):
     rt = start("rabbitmq-4.0.5", "address-v1-denied", run_id=RUN)
     assert rt.provenance["variant"] == "address-v1-denied"
