@@ -8,7 +8,7 @@ import time
 import pytest
 
 from fixtures.adapters import rocketmq as R
-from fixtures.adapters.base import AdapterTimeout, PeerError, Refused
+from fixtures.adapters.base import PeerError, Refused, TransportError
 from fixtures.codecs.model import RocketMQMessage
 from fixtures.verdict.outcomes import AdapterLimitation
 
@@ -29,7 +29,7 @@ class _Client:
         if self.fail_changes:
             self.fail_changes -= 1
             self.calls.append(f"change {seconds} failed")
-            raise AdapterTimeout("RocketMQ proxy did not answer the change of the invisible time within 20s")
+            raise TransportError("change of the invisible time at 127.0.0.1:1: StatusCode.UNAVAILABLE")
         self._answer(f"change {seconds}")
         self.extended.set()
 
@@ -112,8 +112,59 @@ def test_an_expired_handle_after_a_failed_extension_says_what_the_hold_did(monke
     with pytest.raises(R.InvisibleTimeRanOut) as exc:
         r.ack()
     text = str(exc.value)
-    assert "extended 0 time(s)" in text and "failed (AdapterTimeout: RocketMQ proxy did not answer" in text
+    assert re.search(r"extended 0 time\(s\); the next extension, tried [0-9.]+ s after the receive", text), text
+    assert "failed (TransportError: change of the invisible time at 127.0.0.1:1: StatusCode.UNAVAILABLE)" in text
     assert "not the broker's" in text
+
+
+def test_an_extension_refused_as_expired_is_not_tried_again(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    monkeypatch.setattr(R, "RETRY_S", 0.01)
+    client = _Client(refuse=R.RECEIPT_EXPIRED)
+    r = _received(client, invisible_s=5)
+    r.hold()
+    deadline = time.monotonic() + 5
+    while not r._hold.stopped and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)                                # ten retry periods: no second try
+    assert client.calls == ["change 5"]
+    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+        r.ack()
+    assert "failed (the proxy refused the expired receipt handle (INVALID_RECEIPT_HANDLE))" in str(exc.value)
+
+
+class _Raw:
+    receipt_handle = "handle-1"
+
+
+class _EmptyingClient(_Client):
+    """As the client library does: the answer's (empty) receipt handle is stored before its status is read."""
+
+    def change_invisible_duration(self, raw, seconds):
+        raw.receipt_handle = ""
+        self.calls.append(f"change {seconds}")
+        raise Refused("change", PeerError("request", "INTERNAL_SERVER_ERROR", "busy"))
+
+
+def test_a_refused_change_leaves_the_message_its_receipt_handle():
+    r = _received(_EmptyingClient())
+    r._raw = _Raw()
+    with pytest.raises(Refused):
+        r.change_invisible_duration(1)
+    assert r._raw.receipt_handle == "handle-1"
+
+
+def test_a_late_ack_after_extensions_made_says_the_next_was_not_made(monkeypatch):
+    monkeypatch.setattr(R, "RENEW_AT", 0.5)
+    client = _Client()
+    r = _received(client, invisible_s=5, asked_at=time.monotonic() - 6.0)
+    r._hold = R._Hold(r)                           # held, its timer never ran (a starved machine)
+    r._hold.extensions = 2
+    client.refuse = R.RECEIPT_EXPIRED
+    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+        r.ack()
+    assert "extended 2 time(s); the next extension, due 2.5 s after the receive (or last extension) was asked " \
+           "for, was not made in time" in str(exc.value)
 
 
 def test_another_refusal_of_an_ack_is_the_brokers_answer():
