@@ -105,16 +105,16 @@ def test_rabbitmq_answers_amqp091_and_amqp10_then_is_removed(engine, name, addre
     assert containers_of_run(engine, RUN, mine()) == []
 
 
-def _exec_conmons(container_id: str) -> list[int]:
-    """Pids of podman's conmon processes of exec sessions in the container `container_id`."""
-    out = []
+def _exec_conmons(container_id: str) -> dict[int, list[bytes]]:
+    """{pid: argv} of podman's conmon processes of exec sessions in the container `container_id`."""
+    out = {}
     for d in Path("/proc").iterdir():
         try:
             argv = (d / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
         if argv and argv[0].endswith(b"conmon") and b"--exec-attach" in argv and container_id.encode() in argv:
-            out.append(int(d.name))
+            out[int(d.name)] = argv
     return out
 
 
@@ -127,8 +127,13 @@ def test_an_exec_session_leaves_no_engine_process_behind(engine):
     try:
         assert rt.exec_run(["true"]) == (0, "")
         cid = rt.container_id
+        kept = _exec_conmons(cid)                  # the exec's conmon, waiting out its delay
     finally:
         rt.stop()
+    assert kept, f"no conmon process of the exec session in {cid[:12]} found in /proc: nothing to check"
+    delays = {argv[argv.index(b"--exit-delay") + 1] for argv in kept.values() if b"--exit-delay" in argv}
+    assert delays == {b"15"}, f"exec sessions' conmon --exit-delay {delays}: a podman service started before " \
+                              "exit_command_delay was set keeps 300 s (scripts/container-engine.sh stop, then run again)"
     deadline = time.monotonic() + 15 + 15
     while _exec_conmons(cid) and time.monotonic() < deadline:
         time.sleep(0.5)
