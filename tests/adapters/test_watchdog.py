@@ -10,10 +10,12 @@ from fixtures.adapters.watchdog import Watchdog
 
 def test_fires_once_past_the_bound():
     fired = []
+    first = threading.Event()
     w = Watchdog("t")
     try:
-        w.arm(0.05, lambda: fired.append(time.monotonic()))
-        time.sleep(0.3)
+        w.arm(0.05, lambda: (fired.append(time.monotonic()), first.set()))
+        assert first.wait(5.0)
+        time.sleep(0.3)                                    # six bounds more: no second call
         assert len(fired) == 1
     finally:
         w.close()
@@ -24,7 +26,7 @@ def test_disarmed_in_time_never_fires_and_can_be_armed_again():
     w = Watchdog("t")
     try:
         for _ in range(100):
-            prev = w.arm(0.2, fired.set)
+            prev = w.arm(5.0, fired.set)
             w.disarm(prev)
         time.sleep(0.3)
         assert not fired.is_set()
@@ -48,13 +50,18 @@ def test_an_inner_bound_restores_the_outer_one():
 
 
 def test_a_raising_expiry_does_not_end_the_watchdog():
-    fired = threading.Event()
+    raised, fired = threading.Event(), threading.Event()
+
+    def boom():
+        raised.set()
+        raise ZeroDivisionError
+
     w = Watchdog("t")
     try:
-        w.arm(0.01, lambda: 1 / 0)
-        time.sleep(0.1)
+        w.arm(0.01, boom)
+        assert raised.wait(5.0)        # the first expiry has run (an unfired earlier deadline would win)
         w.arm(0.01, fired.set)
-        assert fired.wait(2.0)
+        assert fired.wait(5.0)
     finally:
         w.close()
 
