@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -206,6 +207,56 @@ def test_not_ready_in_time_names_target_and_shows_logs(engine, tmp_path):
     assert msg.startswith("target garagemq: not ready within 3s")
     assert "command false exited 1" in msg and "last log lines:" in msg
     assert containers_of_run(engine, RUN, mine()) == []
+
+
+def _kill_before_ready(monkeypatch, engine, starts: int) -> list[str]:
+    """The first `starts` containers are killed (SIGKILL, by the engine) before the readiness
+    wait sees them: a container that exits during start. Returns the killed ones' ids."""
+    from fixtures.provision import containers
+    real, killed = containers.wait_ready, []
+
+    def wait_ready(checks, label, cid, *rest):
+        if len(killed) < starts:
+            subprocess.run([*engine.cli, "kill", cid], env=engine.cli_env(), check=True, capture_output=True,
+                           timeout=60)
+            killed.append(cid)
+        return real(checks, label, cid, *rest)
+
+    monkeypatch.setattr(containers, "wait_ready", wait_ready)
+    return killed
+
+
+def test_a_container_that_exits_during_start_is_started_once_more_and_provenance_says_so(engine, monkeypatch):
+    run = uuid.uuid4().hex
+    killed = _kill_before_ready(monkeypatch, engine, 1)
+    rt = start("garagemq", run_id=run)
+    assert len(killed) == 1 and rt.container_id != killed[0]
+    attempts = rt.provenance["start.attempts"]
+    assert re.match(r"2 \| attempt 1 exited: status (exited|stopped), exit code 137", attempts), attempts
+    assert rt.container_name.endswith("-start2")
+    amqp091_roundtrip(rt, f"mqconform-{uuid.uuid4().hex[:8]}", b"second start")
+    assert containers_of_run(engine, run, mine()) == [rt.container_name]     # the exited one is gone
+    rt.stop()
+    assert containers_of_run(engine, run, mine()) == []
+
+
+def test_a_container_that_exits_at_each_start_is_an_error_naming_both(engine, monkeypatch):
+    run = uuid.uuid4().hex
+    killed = _kill_before_ready(monkeypatch, engine, 2)
+    with pytest.raises(TargetStartError) as info:
+        start("garagemq", run_id=run)
+    msg = str(info.value)
+    assert len(killed) == 2
+    # the engine's status of a killed container: exited, or stopped while it is still cleaning up
+    assert re.match(r"target garagemq: started 2 times, the first exited during start \(status (exited|stopped), "
+                    r"exit code 137", msg), msg
+    assert re.search(r"the last: container exited during start \(status (exited|stopped), exit code 137\)", msg), msg
+    assert "last log lines:" in msg
+    assert containers_of_run(engine, run, mine()) == []
+
+
+def test_a_started_target_says_it_started_once(engine):
+    assert start("garagemq", run_id=RUN).provenance["start.attempts"] == "1"
 
 
 def _child(script: str, run: str) -> subprocess.Popen:
