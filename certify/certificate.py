@@ -170,6 +170,8 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
             "name": impl["name"], "kind": impl.get("kind"), "role": model.coverage_rule.identity(impl)["role"],
             "version": impl.get("version"),
             "endpoint": prov.get("endpoint"),
+            # a container that exited during start and was started once more (provision/containers.py)
+            **({"start_attempts": prov["start.attempts"]} if prov.get("start.attempts", "1") != "1" else {}),
             "server": {k.removeprefix("server_"): prov[k] for k in SERVER_FACTS if prov.get(k)},
             # a row through two protocol clients names both ("pika 1.4.4, python-qpid-proton 0.40.0")
             "adapters": sorted({a.strip() for r in rows if r.get("adapter") and r.get("adapter") != "none"
@@ -289,6 +291,7 @@ def render(f: dict) -> str:
         "| | |", "|---|---|",
         f"| name | {md_cell(impl['name'])} ({md_cell(impl['kind'])}, {md_cell(impl.get('role') or 'product')}) |",
         *(_shim_rows(impl) if "shim" in impl else _broker_rows(impl)),
+        *([f"| container starts | {md_cell(impl['start_attempts'])} |"] if impl.get("start_attempts") else []),
         f"| adapters | {md_cell(', '.join(impl['adapters']) or '—')} |",
         *stated.section(f),
         "", "## Suite and run", "",

@@ -90,7 +90,7 @@ def test_a_failed_supply_sends_callers_back_to_declaring_inline():
     s = supply_on(rec, delete_behind=True)
     t0 = time.monotonic()
     assert s.take() is None
-    assert time.monotonic() - t0 < 2.0
+    assert time.monotonic() - t0 < 8.0                 # told by the failure, not by take's 10 s wait running out
     assert "broker gone" in s.failed
     s.close()
 
@@ -108,7 +108,7 @@ def test_take_is_bounded_when_declares_hang():
     s = supply_on(Hanging(release), delete_behind=True, take_wait_s=0.2)
     t0 = time.monotonic()
     assert s.take() is None
-    assert 0.15 < time.monotonic() - t0 < 2.0
+    assert 0.15 < time.monotonic() - t0 < 4.0          # its own wait, not the declare that hangs 5 s
     release.set()
     s.close()
 
@@ -171,6 +171,6 @@ def test_wait_full_is_bounded_when_declares_hang():
     s = supply_on(Hanging(release), delete_behind=True, take_wait_s=0.1)
     t0 = time.monotonic()
     assert s.wait_full(0.2) is False
-    assert 0.15 < time.monotonic() - t0 < 2.0
+    assert 0.15 < time.monotonic() - t0 < 4.0          # its own wait, not the declare that hangs 5 s
     release.set()
     s.close()

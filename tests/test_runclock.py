@@ -26,6 +26,23 @@ def test_summary_splits_phases_and_keeps_only_this_runs_starts(tmp_path):
     assert "stale" not in md
 
 
+def test_a_target_started_again_after_an_exit_is_said_in_the_table_and_the_line(tmp_path):
+    phases = tmp_path / "phases.txt"
+    phases.write_text("10.0 vectors\n40.0 end\n")
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps({"run_id": "now"}) + "\n")
+    runclock.record_starts(results, "now", [
+        {"target": "rocketmq-5.5.0", "start_s": 50.0, "ok": True, "ready_s": 20.0, "image_s": 0.1,
+         "attempts": "2; start 1 exited (status exited, exit code 1, its first log line of note: RemotingTimeoutException)"},
+        {"target": "rabbitmq-4.0.5", "start_s": 4.0, "ok": True, "ready_s": 3.9, "image_s": 0.1, "attempts": "1"}])
+    line = runclock.summary(tmp_path, phases, tmp_path / "none.json", results)
+    assert "1 target(s) started again after their container exited" in line
+    md = (tmp_path / "timing.md").read_text()
+    assert ("Started again: rocketmq-5.5.0 was started 2 times in all: start 1 exited (status exited, exit code 1, "
+            "its first log line of note: RemotingTimeoutException).") in md
+    assert "rabbitmq-4.0.5 was started" not in md
+
+
 def test_summary_without_memory_or_starts(tmp_path):
     phases = tmp_path / "phases.txt"
     phases.write_text("10.0 vectors\n12.5 end\n")

@@ -67,11 +67,11 @@ def test_a_held_message_is_extended_before_its_invisible_time_runs_out_and_then_
 def test_a_released_message_is_not_extended(monkeypatch):
     monkeypatch.setattr(R, "RENEW_AT", 0.5)
     client = _Client()
-    r = _received(client, invisible_s=1)
+    r = _received(client, invisible_s=4)           # the extension due 2 s after the receive
     r.hold()
     r.release()                                    # its consumer died: it must come back
     assert r._hold.timer.finished.is_set()         # the extension's timer was cancelled
-    assert not client.extended.wait(0.7)
+    assert not client.extended.wait(2.5)
     assert client.calls == []
 
 

@@ -30,8 +30,8 @@ def test_disarmed_in_time_never_fires_and_can_be_armed_again():
             w.disarm(prev)
         time.sleep(0.3)
         assert not fired.is_set()
-        w.arm(0.05, fired.set)
-        assert fired.wait(2.0)
+        w.arm(0.05, fired.set)             # earlier than a 5 s wait the thread may be in: it is woken
+        assert fired.wait(5.0)
     finally:
         w.close()
 
@@ -43,7 +43,7 @@ def test_an_inner_bound_restores_the_outer_one():
         outer = w.arm(0.15, fired.set)
         inner = w.arm(5.0, lambda: None)      # later deadline: the outer one still holds
         w.disarm(inner)
-        assert fired.wait(2.0)
+        assert fired.wait(5.0)
         w.disarm(outer)
     finally:
         w.close()

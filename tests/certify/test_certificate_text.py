@@ -157,3 +157,13 @@ def test_a_reason_is_never_cut_inside_a_word():
     assert long.startswith(r["found"][:-1]) and long[len(r["found"]) - 1] == " "
     assert shorten("hello wonderful world", 14) == "hello…" and shorten("short", 14) == "short"
     assert shorten("a\nb  c", 10) == "a b c"
+
+
+def test_a_container_started_again_after_an_exit_is_on_the_certificate():
+    again = "2; start 1 exited (status exited, exit code 1)"
+    rows = [{**r, "implementation": {**r["implementation"], "provenance": {
+        **r["implementation"]["provenance"], "start.attempts": again}}} for r in ROWS]
+    f = _facts(rows)
+    assert f["implementation"]["start_attempts"] == again
+    assert f"| container starts | {again} |" in certificate.render(f)
+    assert "start_attempts" not in _facts()["implementation"] and "container starts" not in certificate.render(_facts())

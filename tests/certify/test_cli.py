@@ -119,6 +119,7 @@ def test_two_certifies_into_one_out_at_once_one_refused_without_a_traceback(tmp_
     deadline = time.monotonic() + 120
     while not list(out.parent.glob("x.partial-*")) and time.monotonic() < deadline:
         time.sleep(0.1)
+    assert list(out.parent.glob("x.partial-*")) and first.poll() is None, "the first certify was not writing"
     second = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     said = first.communicate(timeout=600)
     assert second.returncode == 2, second.stderr

@@ -70,7 +70,7 @@ def test_hang_past_the_bound_kills_the_process(tmp_path):
     t0 = time.monotonic()
     with pytest.raises(p.Hung) as e:
         proc.request("echo", timeout=0.5)
-    assert time.monotonic() - t0 < 30                   # bounded, not a hang (its timing is not judged)
+    assert time.monotonic() - t0 < 10                   # the 0.5 s bound, and the kill after it; not a hang
     assert "no result for echo" in str(e.value) and "0.5 s" in str(e.value)
     proc.close()
     assert proc._proc.poll() is not None

@@ -232,7 +232,8 @@ def test_a_container_that_exits_during_start_is_started_once_more_and_provenance
     rt = start("garagemq", run_id=run)
     assert len(killed) == 1 and rt.container_id != killed[0]
     attempts = rt.provenance["start.attempts"]
-    assert re.match(r"2 \| attempt 1 exited: status (exited|stopped), exit code 137", attempts), attempts
+    assert re.match(r"2; start 1 exited \(status (exited|stopped), exit code 137", attempts), attempts
+    assert rt.provenance["container.name"] == rt.container_name
     assert rt.container_name.endswith("-start2")
     amqp091_roundtrip(rt, f"mqconform-{uuid.uuid4().hex[:8]}", b"second start")
     assert containers_of_run(engine, run, mine()) == [rt.container_name]     # the exited one is gone
@@ -248,7 +249,7 @@ def test_a_container_that_exits_at_each_start_is_an_error_naming_both(engine, mo
     msg = str(info.value)
     assert len(killed) == 2
     # the engine's status of a killed container: exited, or stopped while it is still cleaning up
-    assert re.match(r"target garagemq: started 2 times, the first exited during start \(status (exited|stopped), "
+    assert re.match(r"target garagemq: started 2 times; before the last, start 1 exited \(status (exited|stopped), "
                     r"exit code 137", msg), msg
     assert re.search(r"the last: container exited during start \(status (exited|stopped), exit code 137\)", msg), msg
     assert "last log lines:" in msg

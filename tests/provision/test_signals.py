@@ -35,7 +35,8 @@ class Command:
         self.proc = subprocess.Popen([str(ROOT / "mqconform"), *args], cwd=ROOT, env=env, text=True,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self):
         for line in self.proc.stdout:
@@ -56,7 +57,7 @@ class Command:
         try:
             return self.proc.wait(timeout)
         finally:
-            time.sleep(0.5)   # the reader thread takes the last lines
+            self._reader.join(30)   # the last lines read (the output ends when every holder of the pipe has)
 
     def processes(self) -> list[str]:
         """The processes still in the command's session (its pid is the session id)."""
