@@ -4,7 +4,8 @@ Every OpenMessaging vector of a target runs in a thread pool started when the ta
 test gets its broker (fixtures/openmessaging/runner.py), so timed vectors overlap with each
 other and with the target's other tests. Figures a
 vector measures (priority inversion rate, delivery lateness, ...) are written,
-pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file. What a
+pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file, each line with its
+run's id. What a
 passing vector established (notes on what was tested, who set each header it checked, the
 clauses whose checks held) goes into the row through the plugin's `findings`; a failing or
 unjudged vector's exception carries its own.
@@ -58,6 +59,8 @@ def run_om(request, vector, broker, registry, protocol, om_figures):
     findings(request.node).merge(found)
     if figures and om_figures is not None:
         with _LOCK:
-            om_figures.write(json.dumps({"target": broker.target.name, "protocol": protocol, "vector_id": vector.id,
-                                         "figures": figures}, sort_keys=True) + "\n")
+            # the file gathers every run's figures, as the results file does its rows: each says its run
+            om_figures.write(json.dumps({"run_id": request.config.stash[keys.RUN]["run_id"], "target": broker.target.name,
+                                         "protocol": protocol, "vector_id": vector.id, "figures": figures},
+                                        sort_keys=True) + "\n")
             om_figures.flush()
