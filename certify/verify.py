@@ -188,6 +188,10 @@ def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str |
               regen.check_report(folder, rows))
         check("junit.xml is what the rows give, case by case", regen.check_junit(folder, rows))
         check("suite version and vectors digest are this checkout's", _suite(folder, rows, accept_local_changes))
+        from reports.audit import breaches_of
+
+        check("no row contradicts another, and every not_applicable reason is one the record gives (audit)",
+              breaches_of(rows, bundle.RESULTS))
     if all_problems:
         print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
         return EXIT_NOT_VERIFIED

@@ -468,6 +468,19 @@ def cleanup_main(argv: list[str]) -> int:
     return 0
 
 
+def _audit(argv):
+    from reports.audit import main
+    return main(argv)
+
+
+AUDIT_EXIT = f"""\
+{REFER}
+  0  no row breaks an invariant of reports/audit.py
+  1  rows break one: each breach is named (its invariant, the rows as FILE:LINE, why)
+  2  usage or input error: a results file missing or with an invalid record (named by file:line)
+"""
+
+
 COMMANDS = {c.name: c for c in (
     Command("run", "the main job: every suite against the default implementations, report and gate (out/)",
             "", run_main, "", run_help),
@@ -486,6 +499,8 @@ COMMANDS = {c.name: c for c in (
     Command("gate", "CI gate: fail on failures no expectation covers (no JVM)",
             GATE_EXIT, _mapped(_reports("gate"), {3: 1}), "python -m reports gate",
             lambda a: _options_only(_help_of(_reports("gate"), a))),
+    Command("audit", "rows of a run that contradict each other or rest on a reason their record does not give",
+            AUDIT_EXIT, lambda a: _audit(a), "python -m reports.audit", lambda a: _options_only(_help_of(_audit, a))),
     Command("bench", "time the suite against bare clients (brokers) or report builds against DuckDB (reports)",
             BENCH_EXIT, bench_main, "python -m fixtures.bench, python -m reports bench", bench_help),
     Command("coverage", "which testable clauses have vectors, per spec and level",

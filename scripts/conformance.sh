@@ -272,7 +272,15 @@ phase=report
 report_deadline=$(( $(date +%s) + ${MQCONFORM_REPORT_BUILD_S:-600} ))
 while [ ! -e "$env_done" ] && kill -0 "$report" 2>/dev/null && [ "$(date +%s)" -lt "$report_deadline" ]; do sleep 0.2; done
 python3 -m fixtures.run.clock early "$phases" "gate"
-.venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations > "$out/gate.log" 2> "$out/gate.err" &
+# The auditor first (reports/audit.py): rows that contradict each other, or a not_applicable whose reason
+# the record does not give, fail the job as an uncovered failure does (1), each named; the gate's own
+# usage error (2) still wins.
+( audit_status=0
+  .venv/bin/python -m reports.audit "$out/results.jsonl" || audit_status=$?
+  gate_status=0
+  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations || gate_status=$?
+  if [ "$gate_status" = 0 ]; then exit "$audit_status"; else exit "$gate_status"; fi
+) > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!
 left=$(( report_deadline - $(date +%s) ))
 wait_bounded "$report" "$(( left > 0 ? left : 0 ))"

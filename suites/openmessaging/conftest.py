@@ -1,7 +1,7 @@
 """Shared by the OpenMessaging suites: run a vector over one protocol of a target, keep its figures.
 
 Every OpenMessaging vector of a target runs in a thread pool started when the target's first
-test gets its broker (fixtures/openmessaging/runner.py), so timed vectors overlap with each
+test gets its broker (fixtures/openmessaging/pool.py), so timed vectors overlap with each
 other and with the target's other tests. Figures a
 vector measures (priority inversion rate, delivery lateness, ...) are written,
 pass or fail, to `<results>.openmessaging-figures.jsonl` beside the results file, each line with its
@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from fixtures.openmessaging import runner
+from fixtures.openmessaging import pool, runner
 from fixtures.openmessaging.identity import reference_provider
 from fixtures.plugin import keys
 from fixtures.plugin.outcomes import findings, name_implementation
@@ -36,7 +36,7 @@ def om_figures(request):
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as fh:
         yield fh
-    runner.shutdown()
+    pool.shutdown()
 
 
 def pytest_itemcollected(item):
@@ -55,7 +55,7 @@ def pytest_itemcollected(item):
 def run_om(request, vector, broker, registry, protocol, om_figures):
     if not protocol.startswith("provider:"):   # a provider under test runs in its own process
         broker.adapter(protocol)   # the shared connection names the client library in the result row
-    figures, found = runner.result(request, vector, broker, protocol, registry)
+    figures, found = pool.result(request, vector, broker, protocol, registry)
     findings(request.node).merge(found)
     if figures and om_figures is not None:
         with _LOCK:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.openmessaging import runner
+from fixtures.openmessaging import pool, runner
 from fixtures.verdict.outcomes import Findings, VectorFailed
 
 
@@ -77,19 +77,19 @@ def _runs(results):
 
 
 def test_an_unjudged_vector_runs_once_more_and_says_so(monkeypatch):
-    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    monkeypatch.setattr(pool, "AGAIN_PAUSE_S", 0)
     run, calls = _runs([_unjudged(), None])
-    _, found = runner.run_once_more_if_unjudged(run, _Broker())
+    _, found = pool.run_once_more_if_unjudged(run, _Broker())
     assert len(calls) == 2
     assert any("judged on a second attempt" in n and "19 delivered" in n for n in found.notes)
 
 
 def test_unjudged_twice_is_an_error_with_both_attempts(monkeypatch):
     from fixtures.verdict.outcomes import PreconditionFailed
-    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    monkeypatch.setattr(pool, "AGAIN_PAUSE_S", 0)
     run, calls = _runs([_unjudged(), _unjudged()])
     with pytest.raises(PreconditionFailed) as info:
-        runner.run_once_more_if_unjudged(run, _Broker())
+        pool.run_once_more_if_unjudged(run, _Broker())
     assert len(calls) == 2 and any("first was not judged either" in n for n in info.value.findings.notes)
 
 
@@ -99,10 +99,10 @@ def test_unjudged_twice_is_an_error_with_both_attempts(monkeypatch):
     (_unjudged(), _Broker(alive=False)),             # the broker died
 ])
 def test_judged_outcomes_and_lasting_errors_are_not_run_again(monkeypatch, first, broker):
-    monkeypatch.setattr(runner, "AGAIN_PAUSE_S", 0)
+    monkeypatch.setattr(pool, "AGAIN_PAUSE_S", 0)
     run, calls = _runs([first, None])
     with pytest.raises(type(first)):
-        runner.run_once_more_if_unjudged(run, broker)
+        pool.run_once_more_if_unjudged(run, broker)
     assert len(calls) == 1
 
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from fixtures.adapters.base import TransportError
-from fixtures.openmessaging import runner
+from fixtures.openmessaging import pool, runner
 from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, SendRefused, Sent, now_ms
 from fixtures.openmessaging.model import OMMessage
 from fixtures.verdict.verdicts import decide
@@ -327,7 +327,7 @@ def test_client_limits_are_adapter_errors(om_vectors, monkeypatch, vid):
 # ---- the pool ----------------------------------------------------------------------------------
 
 class _Item:
-    """A collected test as runner.start() and the collection order read it."""
+    """A collected test as pool.start() and the collection order read it."""
 
     def __init__(self, nodeid, vector=None, target=None, protocol=None):
         self.nodeid = nodeid
@@ -353,14 +353,14 @@ def test_the_pool_takes_the_longest_vectors_first_and_says_what_each_took(om_vec
     stash = {scopetimes.JOB_TIMES: scopetimes.known(None, "jobs")}   # what the plugin puts there on reach
     ran = []
     monkeypatch.setattr(runner, "run_vector", lambda v, b, p, r: ran.append(v.id) or ({}, "found"))
-    monkeypatch.setattr(runner, "WORKERS", 1)           # one thread: jobs run in the order submitted
+    monkeypatch.setattr(pool, "WORKERS", 1)           # one thread: jobs run in the order submitted
     session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash=stash))
     try:
-        runner.start(session, broker, om_vectors.registry)
+        pool.start(session, broker, om_vectors.registry)
         request = SimpleNamespace(session=session, node=items[0])
-        assert runner.result(request, vectors[0], broker, "amqp091", om_vectors.registry) == ({}, "found")
+        assert pool.result(request, vectors[0], broker, "amqp091", om_vectors.registry) == ({}, "found")
     finally:
-        runner.shutdown()
+        pool.shutdown()
     assert ran == [vectors[1].id, vectors[2].id, vectors[0].id, vectors[3].id]   # known longest first, then as collected
     [(key, seconds)] = items[0].user_properties
     assert key == JOB_PROPERTY and seconds >= 0
@@ -382,10 +382,10 @@ def test_a_fault_vector_runs_after_every_pooled_job_of_its_target_in_the_fault_s
     monkeypatch.setattr(runner, "run_vector", run_vector)
     session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
     try:
-        runner.start(session, broker, om_vectors.registry)
+        pool.start(session, broker, om_vectors.registry)
         request = SimpleNamespace(session=session, node=items[2])
-        assert runner.result(request, fault, broker, "amqp091", om_vectors.registry) == ({}, "found")
+        assert pool.result(request, fault, broker, "amqp091", om_vectors.registry) == ({}, "found")
     finally:
-        runner.shutdown()
+        pool.shutdown()
     assert sorted(ran[:2]) == sorted((v.id, False) for v in plain)      # the pool never runs a fault vector
     assert ran[2] == (fault.id, True)

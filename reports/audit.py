@@ -1,0 +1,330 @@
+"""`audit`: rows of a run that contradict each other or rest on a reason the record does not give.
+
+Each invariant is one pure function over the rows (with the vectors and the clause registry the
+rows name, and the facts each target states): it returns the breaches it finds, each naming the
+rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rules kept:
+
+- one-outcome-per-key: one key (run, vector, implementation, protocol) has one outcome; two rows of
+  one key that disagree leave the verdict to line order, which decides nothing.
+- not-offered-not-failed: an optional feature an implementation's own rows declare not offered (a
+  row `unsupported` on the MAY clause that makes it optional, or `not_applicable` because the
+  feature of its `optional_feature` is not offered) is not failed by another row of that
+  implementation over that protocol: no row whose vector binds only where that feature is offered
+  fails or xfails a clause.
+- offered-or-not: no feature both offered (a row passes the MAY clause that makes it optional)
+  and declared not offered by the rows of one implementation over one protocol.
+- reason-given: a `not_applicable` row's reason is one the record gives: the text does not
+  describe the implementation (its `applies_to`, for the row's kind, product and version), a fact
+  the vector requires that the target states otherwise or does not state (the target's stated
+  facts, else the catalog's), the vector's own `optional_feature` not offered, or the
+  implementation's own statement that it does not offer what the vector needs (a codec's
+  handshake, a target's protocols). A reason of another form, or one naming a fact the vector
+  does not require, or a requirement the stated fact meets, is refused.
+- product-credit: a product's row (role `product`) never passes on a header value mqconform's
+  mapping set (`set_by` `mapping`): the value is ours, not the product's.
+
+Run: `./mqconform audit RESULTS...` (exit 0: none broken; 1: breaches, named; 2: unreadable input).
+The main job runs it before the gate, `certify` on its rows, `verify` on a bundle's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import validate
+
+ROOT = Path(__file__).resolve().parents[1]
+FAILED = ("fail", "xfail")
+EXIT_OK, EXIT_BREACH, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Row:
+    rec: dict
+    where: str                                # FILE:LINE
+
+    @property
+    def impl(self) -> str:
+        return self.rec["implementation"]["name"]
+
+    @property
+    def key(self) -> tuple:
+        return (self.rec["run_id"], self.rec["vector_id"], self.impl, self.rec.get("protocol"))
+
+    def shown(self) -> str:
+        proto = self.rec.get("protocol")
+        return f"{self.where} {self.impl}{f' over {proto}' if proto else ''} {self.rec['vector_id']} " \
+               f"({self.rec['outcome']})"
+
+
+@dataclass(frozen=True)
+class Breach:
+    invariant: str
+    rows: tuple[str, ...]
+    why: str
+
+    def shown(self) -> str:
+        return f"{self.invariant}: {self.why}\n" + "".join(f"    {r}\n" for r in self.rows)
+
+
+@dataclass
+class Context:
+    """What the invariants read beside the rows: vectors by id, the clause registry, and the facts
+    each target states (target name -> {fact: value}, the catalog's)."""
+    vectors: dict
+    registry: object
+    catalog_facts: dict = field(default_factory=dict)
+
+
+# ---- the invariants -------------------------------------------------------------------------------
+
+def one_outcome_per_key(rows: list[Row], ctx: Context) -> list[Breach]:
+    by_key: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rows:
+        by_key[r.key].append(r)
+    out = []
+    for key, group in by_key.items():
+        outcomes = sorted({r.rec["outcome"] for r in group})
+        if len(outcomes) > 1:
+            out.append(Breach("one-outcome-per-key", tuple(r.shown() for r in group),
+                              f"one key (run, vector, implementation, protocol) with outcomes {', '.join(outcomes)}"))
+    return out
+
+
+def _by_implementation(rows: list[Row]) -> dict[tuple, list[Row]]:
+    groups: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[(r.rec["run_id"], r.impl, r.rec.get("protocol"))].append(r)
+    return groups
+
+
+def _not_offered_by(r: Row, ctx: Context) -> str | None:
+    """The optional feature (the id of the clause making it optional) this row declares not offered."""
+    v = ctx.vectors.get(r.rec["vector_id"])
+    if v is None:
+        return None
+    if r.rec["outcome"] == "not_applicable" and v.optional_feature \
+            and r.rec.get("message", "").startswith(f"binds only where the optional feature of {v.optional_feature}"):
+        return v.optional_feature
+    if r.rec["outcome"] == "unsupported":
+        may = [c for c in v.clauses if _level(ctx, c) == "MAY"]
+        return may[0] if len(may) == 1 else None
+    return None
+
+
+def _offered_by(r: Row, ctx: Context) -> str | None:
+    """The optional feature this row shows offered: it passes the one MAY clause its vector cites."""
+    v = ctx.vectors.get(r.rec["vector_id"])
+    if v is None or r.rec["outcome"] not in ("pass", "xpass"):
+        return None
+    may = [c for c in v.clauses if _level(ctx, c) == "MAY"]
+    return may[0] if len(may) == 1 and (r.rec.get("clause_outcomes") or {}).get(may[0], "pass") == "pass" else None
+
+
+def _level(ctx: Context, clause: str) -> str | None:
+    c = ctx.registry.clauses.get(clause)
+    return c.level if c is not None else None
+
+
+def not_offered_not_failed(rows: list[Row], ctx: Context) -> list[Breach]:
+    out = []
+    for group in _by_implementation(rows).values():
+        declared: dict[str, Row] = {}
+        for r in group:
+            feature = _not_offered_by(r, ctx)
+            if feature is not None:
+                declared.setdefault(feature, r)
+        for r in group:
+            v = ctx.vectors.get(r.rec["vector_id"])
+            feature = getattr(v, "optional_feature", None)
+            failed = [c for c, o in (r.rec.get("clause_outcomes") or {}).items() if o in FAILED]
+            if feature in declared and (failed or r.rec["outcome"] in FAILED):
+                out.append(Breach("not-offered-not-failed", (declared[feature].shown(), r.shown()),
+                                  f"{feature} is declared not offered by the first row, and the second, which binds "
+                                  f"only where it is offered, fails {', '.join(failed) or r.rec['outcome']}"))
+    return out
+
+
+def offered_or_not(rows: list[Row], ctx: Context) -> list[Breach]:
+    out = []
+    for group in _by_implementation(rows).values():
+        offered: dict[str, Row] = {}
+        for r in group:
+            feature = _offered_by(r, ctx)
+            if feature is not None:
+                offered.setdefault(feature, r)
+        for r in group:
+            feature = _not_offered_by(r, ctx)
+            if feature in offered:
+                out.append(Breach("offered-or-not", (offered[feature].shown(), r.shown()),
+                                  f"{feature}: the first row shows it offered, the second declares it not offered"))
+    return out
+
+
+# Forms of a reason that is the implementation's own statement of what it does not offer; the
+# statement is its own (a codec's handshake list, the target's protocols), quoted in the message.
+OWN_STATEMENTS = ("the codec does not offer ", " does not offer this content mode", " refused ", " does not offer ")
+
+
+def _facts(r: Row, ctx: Context) -> dict:
+    """The facts the row's target states: an endpoint's `stated_<fact>`, else the catalog's."""
+    prov = r.rec["implementation"].get("provenance") or {}
+    endpoint = bool(prov.get("endpoint"))
+    target = prov.get("broker") or r.impl
+    # fixtures/kinds/amqp10_links.py target_facts: the product, whether the configuration is the
+    # default one (a catalog target, not a variant or an endpoint), then the stated facts.
+    facts = {"product": _product(r)[0], "config_default": not endpoint and "+" not in target}
+    if endpoint:
+        facts.update({k[len("stated_"):]: v for k, v in prov.items() if k.startswith("stated_")})
+    else:
+        facts.update(ctx.catalog_facts.get(target, {}))
+    return facts
+
+
+def _product(r: Row) -> tuple[str | None, str | None, str | None]:
+    """(product, version, kind) a row's implementation is described as: a provider by its broker."""
+    impl = r.rec["implementation"]
+    prov = impl.get("provenance") or {}
+    if impl.get("kind") == "provider":
+        return prov.get("broker_product"), prov.get("broker_version"), "broker"
+    return prov.get("product") or prov.get("server_product"), impl.get("version"), impl.get("kind")
+
+
+def _described(r: Row, v, ctx: Context) -> str | None:
+    """Why the text does not describe this row's implementation (None: it does)."""
+    from fixtures.verdict.applicability import why_not
+
+    product, version, kind = _product(r)
+    applies = ctx.registry.clauses[v.clauses[0]].applies_to
+    return why_not(applies, product, version, kind) if applies else None
+
+
+def reason_given(rows: list[Row], ctx: Context) -> list[Breach]:
+    out = []
+    for r in rows:
+        if r.rec["outcome"] != "not_applicable":
+            continue
+        v = ctx.vectors.get(r.rec["vector_id"])
+        if v is None:
+            continue                           # the trust check refuses a vector the registry does not know
+        message = r.rec.get("message") or ""
+        why = _reason_refused(r, v, message, ctx)
+        if why is not None:
+            out.append(Breach("reason-given", (r.shown(),), why))
+    return out
+
+
+def _reason_refused(r: Row, v, message: str, ctx: Context) -> str | None:
+    if message.startswith("needs "):
+        key, _, rest = message[len("needs "):].partition("=")
+        required = v.input.get("requires") if isinstance(v.input.get("requires"), dict) else {}
+        if key not in required:
+            return f"the reason names the fact {key}, which {v.id} does not require ({v.file.name}:{v.line})"
+        have = _facts(r, ctx).get(key)
+        if have is not None and str(have).lower() == str(required[key]).lower():
+            return f"the reason says {key} is not {required[key]!r}, and the target states {key}={have!r}"
+        return None
+    if message.startswith("binds only where the optional feature of "):
+        if v.optional_feature and message.startswith(f"binds only where the optional feature of {v.optional_feature}"):
+            return None
+        return f"the reason names an optional feature {v.id} does not declare (its optional_feature: " \
+               f"{v.optional_feature})"
+    if message.startswith("the text describes "):
+        return None if _described(r, v, ctx) else \
+            f"the reason says the text does not describe {r.impl}, and its clauses' applies_to does"
+    if any(form in message for form in OWN_STATEMENTS):
+        return None
+    return f"a reason of no form the record gives: {message[:160]!r}"
+
+
+def product_credit(rows: list[Row], ctx: Context) -> list[Breach]:
+    out = []
+    for r in rows:
+        impl = r.rec["implementation"]
+        if impl.get("role") != "product" or r.rec["outcome"] not in ("pass", "xpass"):
+            continue
+        ours = sorted(h for h, who in (r.rec.get("set_by") or {}).items() if "mapping" in who.split("/"))
+        if ours:
+            out.append(Breach("product-credit", (r.shown(),),
+                              f"a product's pass on {', '.join(ours)}, set by mqconform's mapping"))
+    return out
+
+
+INVARIANTS = (one_outcome_per_key, not_offered_not_failed, offered_or_not, reason_given, product_credit)
+
+
+def audit(rows: list[Row], ctx: Context) -> list[Breach]:
+    return [b for inv in INVARIANTS for b in inv(rows, ctx)]
+
+
+# ---- input and command -------------------------------------------------------------------------
+
+def read_rows(paths) -> tuple[list[Row], validate.Problems]:
+    rows: list[Row] = []
+    problems = validate.Problems()
+    for path in paths:
+        p = Path(path)
+        try:
+            lines = p.read_text(encoding="utf-8").splitlines(keepends=True)
+        except OSError as exc:
+            problems.add(str(p), None, f"cannot read: {exc.strerror or exc}")
+            continue
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            rec, why = validate.line_problem(line)
+            if why is not None:
+                if n == len(lines) and not line.endswith("\n"):
+                    continue                   # a torn last line: what a killed writer leaves
+                problems.add(str(p), n, why)
+            else:
+                rows.append(Row(rec, f"{p}:{n}"))
+    return rows, problems
+
+
+def breaches_of(records: list[dict], where: str, ctx: Context | None = None) -> list[str]:
+    """The breaches among already-read records (a bundle's rows, in file order), each as text."""
+    rows = [Row(rec, f"{where}:{n}") for n, rec in enumerate(records, 1)]
+    return [b.shown().rstrip() for b in audit(rows, ctx or context())]
+
+
+def context(vectors_dir: Path | None = None) -> Context:
+    from fixtures.provision import load_catalog
+    from fixtures.run.targets import catalog_targets
+    from fixtures.vectordata.vectors import load_vectors
+
+    vs = load_vectors(vectors_dir or ROOT / "vectors")
+    facts = {t.name: dict(t.facts) for t in catalog_targets(load_catalog())}
+    return Context({v.id: v for v in vs.vectors}, vs.registry, facts)
+
+
+def run(paths, out=sys.stdout, err=sys.stderr, ctx: Context | None = None) -> int:
+    rows, problems = read_rows(paths)
+    if problems.errors:
+        problems.say("audit", err)
+        return EXIT_USAGE
+    breaches = audit(rows, ctx or context())
+    for b in breaches:
+        out.write(b.shown())
+    by = defaultdict(int)
+    for b in breaches:
+        by[b.invariant] += 1
+    counts = ", ".join(f"{n} {k}" for k, n in sorted(by.items()))
+    out.write(f"audit: {len(rows)} rows, {len(INVARIANTS)} invariants: "
+              + (f"{len(breaches)} breach(es) ({counts})\n" if breaches else "no breach\n"))
+    return EXIT_BREACH if breaches else EXIT_OK
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="./mqconform audit", description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", nargs="+", help="results files (JSON Lines, results.jsonl)")
+    args = ap.parse_args(argv)
+    return run(args.results)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The optional-feature rule, one for every kind (fixtures/openmessaging/offered.py), with the
+in-memory binding of test_runner.py (pure code, no broker): a feature is offered where its
+`*-offered` vector holds on the target over the protocol, observed once and shared; its gated
+vectors are `not_applicable` where it does not hold (message and scenario vectors alike) and
+judged where it does; the behaviour the text asks of the header never decides "offered"."""
+from __future__ import annotations
+
+import pytest
+
+from fixtures.openmessaging import offered, runner
+from fixtures.openmessaging.binding import ReceiveFailed
+from fixtures.verdict.verdicts import decide
+
+from .test_runner import FakeBinding, FakeLive
+
+
+def _vector(om_vectors, vid):
+    return next(v for v in om_vectors.vectors if v.id == vid)
+
+
+def _run(om_vectors, monkeypatch, broker, vid, protocol="amqp091", **kw):
+    vector = _vector(om_vectors, vid)
+    monkeypatch.setattr(runner, "open_binding", lambda live_, p, mapping=None: FakeBinding(live_, p, **kw))
+    try:
+        _, found = runner.run_vector(vector, broker, protocol, om_vectors.registry)
+        return decide(vector, om_vectors.registry, None, found)
+    except Exception as exc:  # noqa: BLE001 - the verdict of what the runner raised
+        return decide(vector, om_vectors.registry, exc)
+
+
+def test_every_gated_vector_has_one_witness(om_vectors):
+    gated = [v for v in om_vectors.vectors if v.optional_feature]
+    assert gated
+    for v in gated:
+        w = offered.witness_of(v, om_vectors.registry)
+        assert w is not None and v.optional_feature in w.clauses, v.id
+        assert offered.is_witness(w, om_vectors.registry)
+
+
+def test_a_header_not_carried_leaves_message_and_scenario_vectors_not_applicable(om_vectors, monkeypatch):
+    broker = FakeLive("fakemq")
+    witness = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.expire-time-offered",
+                   strip={"expireTime"})
+    assert witness.outcome == "unsupported", witness.message
+    for vid in ("openmessaging.system-header.expire-time-epoch-millis",    # om-message
+                "openmessaging.system-header.expire-time"):                # om-scenario: the rule is the same
+        row = _run(om_vectors, monkeypatch, broker, vid, strip={"expireTime"})
+        assert row.outcome == "not_applicable", (vid, row.message)
+        assert "expire-time-offered does not hold" in row.message
+        assert not row.blamed
+
+
+def test_a_carried_header_has_its_gated_vectors_judged(om_vectors, monkeypatch):
+    broker = FakeLive("fakemq")
+    witness = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.expire-time-offered")
+    assert witness.outcome == "pass", witness.message
+    row = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.expire-time-epoch-millis")
+    assert row.outcome in ("pass", "fail"), row.message     # judged: never "not offered" beside a passing witness
+
+
+def test_the_witness_is_observed_once_per_target_and_protocol(om_vectors, monkeypatch):
+    calls = []
+    real = runner._run_message_timed
+    monkeypatch.setattr(runner, "_run_message_timed", lambda v, b, r: calls.append((v.id, b.protocol)) or real(v, b, r))
+    broker = FakeLive("fakemq")
+    for vid in ("openmessaging.system-header.priority-range", "openmessaging.system-header.priority-default",
+                "openmessaging.system-header.priority-offered"):
+        _run(om_vectors, monkeypatch, broker, vid)
+    _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-offered", protocol="amqp10")
+    witness = [c for c in calls if c[0] == "openmessaging.system-header.priority-offered"]
+    assert witness == [("openmessaging.system-header.priority-offered", "amqp091"),
+                       ("openmessaging.system-header.priority-offered", "amqp10")]
+
+
+def test_a_witness_lost_in_transit_is_observed_again(om_vectors, monkeypatch):
+    broker = FakeLive("fakemq")
+    row = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-range", drop_on_receive=True)
+    assert row.outcome == "error", row.message
+    assert "priority-offered" in row.message
+    again = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-range")
+    assert again.outcome != "error", again.message
+
+
+def test_the_behaviour_never_decides_offered(om_vectors):
+    """The `*-offered` vectors check only that the header is carried; a vector that checks what the
+    text asks the implementation to do with it is a gated one, judged at its own level."""
+    for v in om_vectors.vectors:
+        if offered.is_witness(v, om_vectors.registry):
+            assert v.kind == "om-message" and not v.optional_feature, v.id
+            assert any(c["of"].startswith("header.") for c in v.expect["checks"]), v.id
+            assert not any(c["of"].startswith("observe.") for c in v.expect["checks"]), v.id
+
+
+@pytest.mark.parametrize("exc", [ReceiveFailed("gone")])
+def test_a_binding_error_of_the_witness_is_a_transient_precondition(om_vectors, monkeypatch, exc):
+    broker = FakeLive("fakemq")
+    vector = _vector(om_vectors, "openmessaging.system-header.priority-range")
+
+    def boom(w):
+        raise exc
+    b = FakeBinding(broker, "amqp091")
+    b.profile = {}
+    with pytest.raises(Exception) as info:
+        offered.require(vector, b, om_vectors.registry, boom, 5.0)
+    assert getattr(info.value, "transient", False) and "priority-offered" in str(info.value)
+    assert not [k for k in broker.shared if k[0] == "om-offered"]      # nothing kept: the next asks again

@@ -1,0 +1,152 @@
+"""The auditor (reports/audit.py): each invariant catches the contradiction it names, seeded into
+rows that are otherwise sound, and lets the sound rows through."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from reports import audit
+from reports.audit import Row
+
+RUN = "0" * 32
+EXPIRE_OFFERED = "openmessaging.system-header.expire-time-offered"
+EXPIRE_GATED = "openmessaging.system-header.expire-time"
+FEATURE = "openmessaging/system-header/expire-time-optional"
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return audit.context()
+
+
+def rec(vector_id, outcome, impl="rocketmq-openmessaging-5.5.0@rocketmq-5.5.0", protocol="rocketmq-remoting",
+        message="", clause_outcomes=None, role="product", kind="provider", provenance=None, set_by=None,
+        spec="openmessaging", version="5.5.0"):
+    return {"run_id": RUN, "run_started": "2026-11-28T18:00:00Z", "spec": spec, "vector_id": vector_id,
+            "clause_ids": [], "outcome": outcome, "message": message, "protocol": protocol,
+            "clause_outcomes": clause_outcomes or {}, "set_by": set_by or {},
+            "implementation": {"name": impl, "kind": kind, "role": role, "version": version,
+                               "provenance": provenance or {"broker": "rocketmq-5.5.0", "broker_product": "rocketmq",
+                                                            "broker_version": "5.5.0"}}}
+
+
+def rows(*recs):
+    return [Row(r, f"results.jsonl:{n}") for n, r in enumerate(recs, 1)]
+
+
+def names(breaches):
+    return sorted(b.invariant for b in breaches)
+
+
+def not_offered(vector_id=EXPIRE_GATED, **kw):
+    return rec(vector_id, "not_applicable", message=f"binds only where the optional feature of {FEATURE} is offered "
+                                                    "(...); not offered here: ...", **kw)
+
+
+def test_sound_rows_pass(ctx):
+    sound = rows(rec(EXPIRE_OFFERED, "pass", clause_outcomes={FEATURE: "pass"}),
+                 rec(EXPIRE_GATED, "xfail", clause_outcomes={"openmessaging/system-header/expire-time-discard": "xfail"}))
+    assert audit.audit(sound, ctx) == []
+
+
+def test_a_feature_not_offered_is_never_failed(ctx):
+    """The issue's class 1: expire-time xfail at MUST while expire-time-offered is unsupported."""
+    seeded = rows(rec(EXPIRE_OFFERED, "unsupported", clause_outcomes={FEATURE: "unsupported"}),
+                  rec(EXPIRE_GATED, "xfail", clause_outcomes={"openmessaging/system-header/expire-time-discard": "xfail"}))
+    [b] = audit.not_offered_not_failed(seeded, ctx)
+    assert b.invariant == "not-offered-not-failed" and "results.jsonl:1" in b.rows[0] and "results.jsonl:2" in b.rows[1]
+
+
+def test_not_offered_by_a_gated_row_counts_too(ctx):
+    seeded = rows(not_offered("openmessaging.system-header.expire-time-epoch-millis"),
+                  rec(EXPIRE_GATED, "fail", clause_outcomes={"openmessaging/system-header/expire-time-discard": "fail"}))
+    assert names(audit.not_offered_not_failed(seeded, ctx)) == ["not-offered-not-failed"]
+
+
+def test_another_protocol_or_implementation_is_another_fact(ctx):
+    apart = rows(rec(EXPIRE_OFFERED, "unsupported", protocol="amqp091", impl="mqconform-om/amqp091@x", role="reference"),
+                 rec(EXPIRE_GATED, "xfail", clause_outcomes={"openmessaging/system-header/expire-time-discard": "xfail"}))
+    assert audit.not_offered_not_failed(apart, ctx) == []
+
+
+def test_offered_and_not_offered_contradict(ctx):
+    """The issue's class 2: one row shows the feature offered, another calls it not offered."""
+    seeded = rows(rec(EXPIRE_OFFERED, "pass", clause_outcomes={FEATURE: "pass"}), not_offered())
+    assert names(audit.offered_or_not(seeded, ctx)) == ["offered-or-not"]
+
+
+def test_one_key_one_outcome_in_any_order(ctx):
+    a = rec(EXPIRE_OFFERED, "pass")
+    b = rec(EXPIRE_OFFERED, "fail")
+    for order in ((a, b), (b, a)):
+        assert names(audit.one_outcome_per_key(rows(*order), ctx)) == ["one-outcome-per-key"]
+    assert audit.one_outcome_per_key(rows(a, dict(a)), ctx) == []      # the same row twice decides the same
+
+
+def test_a_reason_naming_a_fact_the_vector_does_not_require_is_refused(ctx):
+    """Issue 42's forgery: failing rows rewritten as not_applicable "needs amqp_address_v1='denied'"."""
+    vid = "rabbitmq-address@4.0.target-v2.null-to-missing-queue"
+    endpoint = {"endpoint": "amqp://u:***@h:5672", "product": "rabbitmq", "stated_amqp_address_v1": "permitted"}
+    forged = rows(rec(vid, "not_applicable", impl="mine", kind="broker", protocol="amqp10", spec="rabbitmq-address@4.0",
+                      version="4.3.6", provenance=endpoint,
+                      message="needs amqp_address_v1='denied'; mine has amqp_address_v1 'permitted'"))
+    [b] = audit.reason_given(forged, ctx)
+    assert "does not require" in b.why
+
+
+def test_a_fact_reason_the_stated_fact_meets_is_refused(ctx):
+    v = next(v for v in ctx.vectors.values() if isinstance(v.input.get("requires"), dict)
+             and v.input["requires"].get("amqp_address_v1") == "denied")
+    endpoint = {"endpoint": "amqp://u:***@h:5672", "product": "rabbitmq", "stated_amqp_address_v1": "denied"}
+    r = rec(v.id, "not_applicable", impl="mine", kind="broker", protocol="amqp10", spec=v.spec, version="4.3.6",
+            provenance=endpoint, message="needs amqp_address_v1='denied'; mine has amqp_address_v1 'permitted'")
+    [b] = audit.reason_given(rows(r), ctx)
+    assert "states amqp_address_v1='denied'" in b.why
+    honest = dict(r, implementation=dict(r["implementation"], provenance=dict(endpoint, stated_amqp_address_v1="permitted")))
+    assert audit.reason_given(rows(honest), ctx) == []
+
+
+def test_a_reason_of_no_known_form_or_a_foreign_feature_is_refused(ctx):
+    odd = rows(rec(EXPIRE_GATED, "not_applicable", message="the vendor says so"),
+               rec(EXPIRE_GATED, "not_applicable",
+                   message="binds only where the optional feature of openmessaging/system-header/priority-optional is offered"))
+    assert names(audit.reason_given(odd, ctx)) == ["reason-given", "reason-given"]
+    assert audit.reason_given(rows(not_offered()), ctx) == []
+
+
+def test_a_text_reason_needs_a_text_that_does_not_describe_the_implementation(ctx):
+    vid = next(v.id for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0")
+    says = "the text describes brokers rabbitmq >=4.0 (...); this is broker rabbitmq 3.10.8"
+    old = rec(vid, "not_applicable", impl="rabbitmq-3.10.8", kind="broker", protocol="amqp10", spec="rabbitmq-address@4.0",
+              version="3.10.8", provenance={"product": "rabbitmq"}, message=says)
+    assert audit.reason_given(rows(old), ctx) == []
+    forged = dict(old, implementation=dict(old["implementation"], name="rabbitmq-4.0.5", version="4.0.5"))
+    assert names(audit.reason_given(rows(forged), ctx)) == ["reason-given"]
+
+
+def test_a_product_never_passes_on_a_value_our_mapping_set(ctx):
+    seeded = rows(rec("openmessaging.system-header.message-id", "pass", set_by={"messageId": "mapping"}),
+                  rec("openmessaging.system-header.message-id", "pass", impl="mqconform-om/amqp091@x", role="reference",
+                      set_by={"messageId": "mapping"}))
+    [b] = audit.product_credit(seeded, ctx)
+    assert "results.jsonl:1" in b.rows[0]
+
+
+def test_the_command_names_breaches_and_exits_1(ctx, tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in (rec(EXPIRE_OFFERED, "pass"), rec(EXPIRE_OFFERED, "fail"))))
+    out = io.StringIO()
+    assert audit.run([str(path)], out=out, ctx=ctx) == audit.EXIT_BREACH
+    assert f"{path}:1" in out.getvalue() and f"{path}:2" in out.getvalue() and "one-outcome-per-key" in out.getvalue()
+    path.write_text(json.dumps(rec(EXPIRE_OFFERED, "pass")) + "\n")
+    assert audit.run([str(path)], out=io.StringIO(), ctx=ctx) == audit.EXIT_OK
+
+
+def test_an_invalid_record_is_a_usage_error_naming_its_line(ctx, tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(rec(EXPIRE_OFFERED, "pass")) + "\n{\"run_id\": 1}\n" + json.dumps(rec(EXPIRE_OFFERED, "pass")) + "\n")
+    err = io.StringIO()
+    assert audit.run([str(path)], out=io.StringIO(), err=err, ctx=ctx) == audit.EXIT_USAGE
+    assert f"{path}:2" in err.getvalue()
