@@ -10,18 +10,23 @@ Standalone on purpose: it imports the SDK, the standard library and python-qpid-
 AMQP 1.0 client whose encoder decides the AMQP type of each value the SDK returns), and nothing
 of mqconform.
 
-What it keeps:
+What it keeps (the rule: a shim translates, nothing more):
 - stdout carries protocol lines only: sys.stdout is pointed at stderr before the SDK is imported,
   the protocol writes to the saved original; every request gets exactly one answer line;
 - the SDK is called as a user calls it, never patched; it is handed exactly the event or message
-  asked for, or the request is refused `not-expressible` naming what its API cannot hold;
+  asked for, or the request is refused `not-expressible` naming what its API cannot hold (a type
+  its signatures cannot take: AMQPMessage.application_data is one bytes value, so an amqp-value
+  body or several data sections have no place there; RabbitMQMessage.headers is dict[str, str],
+  so a header an AMQP 0-9-1 consumer receives as another type has none). That is a translation
+  limit, never a verdict: the shim never answers `rejected` on the SDK's behalf;
 - what the SDK documents as its refusal (cloudevents.core.exceptions.BaseCloudEventException and
-  ValueError, which its Format.read/write document), and its message types not holding a message
-  (AMQPMessage.application_data is one bytes value), are `rejected`; anything else it raises is
-  `error` with the exception's class name and text;
+  ValueError, which its Format.read/write document) is `rejected`; anything else it raises is
+  `error` with the exception's class name and text; nothing else is either;
+- what the SDK returned is reported as it is, translated to the protocol's JSON: never repaired,
+  completed or checked against the bytes it was handed (a decoded data value is turned into bytes
+  by the type the SDK gave it, never by re-reading the received body);
 - the message is typed as the AMQP client the user would pair it with puts it on the wire (see
-  `amqp10_typed` and `amqp091_typed`); a message whose values the SDK's message type cannot hold
-  (a non-str header in RabbitMQMessage.headers, dict[str, str]) is `rejected`, as for bodies.
+  `amqp10_typed` and `amqp091_typed`).
 
 Run: python3 shim.py   (it reads requests on stdin until stdin ends, then exits 0).
 """
@@ -180,36 +185,28 @@ def attr_form(name: str, value) -> dict:
     return {"other": {"api_type": type(value).__name__, "value": shown}}
 
 
-def data_bytes(data, datacontenttype, mode: str, received=None):
-    """SDK: the SDK's in-memory data as bytes, as the SDK means it (its JSONFormat parses JSON data):
-    bytes as they are; None as no data; a parsed JSON value as its JSON text (a structured-mode JSON
-    value; in binary mode a str that is the JSON value of the bytes the SDK was handed, `received`);
-    any other str as its UTF-8 text."""
+def data_bytes(data, datacontenttype, mode: str):
+    """SDK: the SDK's in-memory data as bytes, by the type the SDK gave it and as the SDK's own writers
+    mean that type (JSONFormat.write_data sends a str as its UTF-8 text; JSONFormat.write embeds a str
+    as a JSON value when the data content type is JSON): bytes as they are; None as no data; a str as
+    its UTF-8 text, except in structured mode with a JSON data content type, where it is the JSON
+    string; any other value (one JSONFormat parsed out of JSON) as its JSON text.
+    Never by re-reading the bytes the SDK was handed: the SDK gives the same str `abc` for the JSON
+    body `"abc"` and for the text body `abc`, and the row reports what it gave."""
     if data is None:
         return None
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
-    if isinstance(data, str) and mode == "binary" and _is_json(datacontenttype) and _parsed_from(received, data):
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if isinstance(data, str) and (mode == "binary" or not _is_json(datacontenttype)):
         return data.encode("utf-8")
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _parsed_from(received, value) -> bool:
-    if received is None:
-        return False
-    try:
-        return json.loads(received) == value
-    except (ValueError, UnicodeDecodeError):
-        return False
-
-
-def event_form(ce, mode: str, received=None) -> dict:
+def event_form(ce, mode: str) -> dict:
     """An attribute whose value is None is one the event does not have (the SDK's own model)."""
     held = sdk(ce.get_attributes)
     attrs = {n: attr_form(n, v) for n, v in held.items() if v is not None}
-    data = data_bytes(sdk(ce.get_data), held.get("datacontenttype"), mode, received)
+    data = data_bytes(sdk(ce.get_data), held.get("datacontenttype"), mode)
     return {"attributes": attrs, "data": None if data is None else b64(data)}
 
 
@@ -358,14 +355,15 @@ def amqp10_receive(message: dict):
     AMQP name, the application properties as proton decodes them, and the one data section."""
     body = message.get("body") or {"data": []}
     (kind, sections), = body.items()
-    # The SDK's AMQPMessage takes application_data as one bytes value: a body it has no place for
-    # is its interface not accepting the message (a refusal judged by the vector).
+    # The SDK's AMQPMessage takes application_data as one bytes value (its signature): a body it has
+    # no place for cannot be handed to it. That is its API's limit, `not-expressible`, never a
+    # refusal answered on the SDK's behalf.
     if kind != "data":
-        raise Refused("rejected", f"the SDK's AMQPMessage takes application_data as bytes; it cannot be given "
-                                  f"an amqp-{kind} body")
+        raise Refused("not-expressible", f"the SDK's AMQPMessage has application_data (one bytes value) only; "
+                                         f"its API has no form for an amqp-{kind} body")
     if len(sections) > 1:
-        raise Refused("rejected", f"the SDK's AMQPMessage holds one data section as bytes; this message has "
-                                  f"{len(sections)}")
+        raise Refused("not-expressible", f"the SDK's AMQPMessage holds one data section as bytes; its API has no "
+                                         f"form for {len(sections)} data sections")
     # The properties by AMQP name, as plain values (a receiver reads their fixed types as such).
     props = {name: _plain(amqp10_value(form)) if ("binary" in form or "uuid" in form) else next(iter(form.values()))
              for name, form in (message.get("properties") or {}).items()}
@@ -462,12 +460,13 @@ def amqp091_receive(message: dict):
         headers = {k: amqp091_value(v) for k, v in (message.get("headers") or {}).items()}
     except (OverflowError, OSError, ValueError) as exc:
         raise Refused("not-expressible", f"a header value has no Python form: {exc}") from None
-    # SDK: RabbitMQMessage.headers is dict[str, str]: a message whose headers a consumer receives as
-    # other types is one the SDK's message type cannot hold (its interface not accepting it).
+    # SDK: RabbitMQMessage.headers is dict[str, str] (its signature): a message whose headers a consumer
+    # receives as other types cannot be handed to it. Its API's limit, `not-expressible`, never a
+    # refusal answered on the SDK's behalf.
     typed = {k: type(v).__name__ for k, v in headers.items() if not isinstance(v, str)}
     if typed:
-        raise Refused("rejected", f"the SDK's RabbitMQMessage takes headers as dict[str, str]; this message has "
-                                  f"header values of other types: {typed}")
+        raise Refused("not-expressible", f"the SDK's RabbitMQMessage takes headers as dict[str, str]; its API has "
+                                         f"no form for header values of other types: {typed}")
     return sdk_rabbitmq.RabbitMQMessage(headers=headers, content_type=props.get("content-type"),
                                         body=base64.b64decode(message.get("body") or "", validate=True))
 
@@ -494,15 +493,15 @@ def decode(params: dict) -> dict:
     if binding == "ce-amqp":
         sdk_msg = amqp10_receive(message)
         ce = sdk(sdk_amqp.from_amqp, sdk_msg, JSONFormat())
-        content_type, received = sdk_msg.properties.get("content-type"), bytes(sdk_msg.application_data)
+        content_type = sdk_msg.properties.get("content-type")
     elif binding == "ce-rabbitmq":
         sdk_msg = amqp091_receive(message)
         ce = sdk(sdk_rabbitmq.from_rabbitmq, sdk_msg, JSONFormat())
-        content_type, received = sdk_msg.content_type, bytes(sdk_msg.body)
+        content_type = sdk_msg.content_type
     else:
         raise Refused("not-offered", f"{binding} is not offered")
     mode = "structured" if structured(content_type) else "binary"
-    return {"event": event_form(ce, mode, received), "mode": mode}
+    return {"event": event_form(ce, mode), "mode": mode}
 
 
 def hello(params: dict) -> dict:

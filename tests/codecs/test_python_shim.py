@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SHIM = Path(__file__).resolve().parents[2] / "shims" / "cloudevents-python" / "shim.py"
 BASE = {"specversion": {"string": "1.0"}, "id": {"string": "A1"}, "source": {"uri-reference": "/s"},
         "type": {"string": "t"}}
@@ -39,19 +41,79 @@ def test_an_event_the_sdk_would_stamp_with_time_is_not_expressible_and_one_with_
     assert set(with_time["result"]["message"]["application_properties"]) == {f"cloudEvents_{k}" for k in [*BASE, "time"]}
 
 
-def test_typed_headers_are_refused_by_the_sdks_message_type():
+def test_typed_headers_are_not_expressible_and_never_rejected_on_the_sdks_behalf():
+    # RabbitMQMessage.headers is dict[str, str]: the SDK's API cannot be handed a typed header. The shim
+    # says so (not-expressible, an adapter error) and never answers `rejected` itself.
     headers = {f"ce-{k}": {"string": next(iter(v.values()))} for k, v in BASE.items()}
     (answer,) = ask({"op": "decode", "params": {"binding": "ce-rabbitmq", "message": {
         "protocol": "amqp091", "properties": {}, "headers": {**headers, "ce-time": {"timestamp": 1522900584}},
         "body": b64(b"x")}}})
-    assert answer["status"] == "refused" and answer["code"] == "rejected" and "dict[str, str]" in answer["reason"]
+    assert answer["status"] == "refused" and answer["code"] == "not-expressible" and "dict[str, str]" in answer["reason"]
 
 
-def test_a_parsed_json_string_is_its_json_text_and_an_amqp_timestamp_stays_one():
+@pytest.mark.parametrize("body", [{"value": {"binary": b64(b"{}")}}, {"value": {"string": "x"}},
+                                  {"sequence": [[{"string": "x"}]]}, {"data": [b64(b"{"), b64(b"}")]}],
+                         ids=["amqp-value-binary", "amqp-value-string", "amqp-sequence", "two-data-sections"])
+def test_a_body_the_sdks_amqp_message_cannot_hold_is_not_expressible_never_rejected(body):
+    # AMQPMessage.application_data is one bytes value: the SDK's API has no form for these bodies. The
+    # shim used to answer `rejected` on the SDK's behalf before calling it (passing vectors that expect
+    # a refusal); it is the API's limit, an adapter error.
+    (answer,) = ask({"op": "decode", "params": {"binding": "ce-amqp", "message": {
+        "protocol": "amqp10", "application_properties": amqp_props(), "body": body}}})
+    assert answer["status"] == "refused" and answer["code"] == "not-expressible", answer
+    assert "AMQPMessage" in answer["reason"]
+
+
+@pytest.mark.parametrize("binding,message", [
+    ("ce-amqp", {"protocol": "amqp10", "properties": {"content-type": {"symbol": "application/json"}},
+                 "application_properties": amqp_props(), "body": {"data": [b64(b'"abc"')]}}),
+    ("ce-rabbitmq", {"protocol": "amqp091", "properties": {"content-type": "application/json"},
+                     "headers": {f"ce-{k}": {"string": next(iter(v.values()))} for k, v in BASE.items()},
+                     "body": b64(b'"abc"')}),
+])
+def test_a_parsed_json_string_is_reported_as_the_sdk_gives_it_without_the_quotes_put_back(binding, message):
+    # Called directly, the SDK hands on the str abc for the binary-mode JSON body "abc" (JSONFormat.read_data),
+    # the same str as for the text body abc. The shim reports that str as the SDK's write_data sends it (its
+    # text) and never re-reads the received body to put the quotes back.
+    from cloudevents.core.bindings import amqp as sdk_amqp
+    from cloudevents.core.formats.json import JSONFormat
+    direct = sdk_amqp.from_amqp(sdk_amqp.AMQPMessage({"content-type": "application/json"},
+                                                     {f"cloudEvents_{k}": next(iter(v.values())) for k, v in BASE.items()},
+                                                     b'"abc"'), JSONFormat())
+    assert direct.get_data() == "abc"
+    (answer,) = ask({"op": "decode", "params": {"binding": binding, "message": message}})
+    assert answer["status"] == "ok", answer
+    assert base64.b64decode(answer["result"]["event"]["data"]) == b"abc"
+
+
+def test_structured_json_string_data_is_the_json_string_the_sdks_format_embeds():
+    # Structured mode under a JSON data content type: JSONFormat.write embeds a str data as a JSON
+    # string, so the SDK's str is that JSON string (a translation by the SDK's own rule, no re-reading).
+    body = json.dumps({"specversion": "1.0", "id": "A1", "source": "/s", "type": "t",
+                       "time": "2018-04-05T03:56:24Z", "datacontenttype": "application/json", "data": "abc"})
+    (answer,) = ask({"op": "decode", "params": {"binding": "ce-amqp", "message": {
+        "protocol": "amqp10", "properties": {"content-type": {"symbol": "application/cloudevents+json"}},
+        "body": {"data": [b64(body.encode())]}}}})
+    assert answer["result"]["mode"] == "structured"
+    assert base64.b64decode(answer["result"]["event"]["data"]) == b'"abc"'
+
+
+def test_an_amqp_timestamp_stays_one():
     (answer,) = ask({"op": "decode", "params": {"binding": "ce-amqp", "message": {
         "protocol": "amqp10", "properties": {"content-type": {"string": "application/json"}},
         "application_properties": amqp_props(cloudEvents_when={"timestamp": 1000}),
-        "body": {"data": [b64(b'"abc"')]}}}})
+        "body": {"data": [b64(b'{"a":1}')]}}}})
     event = answer["result"]["event"]
-    assert base64.b64decode(event["data"]) == b'"abc"'
+    assert json.loads(base64.b64decode(event["data"])) == {"a": 1}
     assert event["attributes"]["when"] == {"timestamp": "1970-01-01T00:00:01+00:00"}
+
+
+def test_the_shim_never_answers_rejected_from_its_own_code():
+    # `rejected` is the SDK's answer alone: raised only where an SDK call raised a documented refusal.
+    import ast
+    tree = ast.parse(SHIM.read_text())
+    raisers = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Refused"
+               and n.args and isinstance(n.args[0], ast.Constant) and n.args[0].value == "rejected"]
+    assert len(raisers) == 1
+    sdk_fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "sdk")
+    assert raisers[0] in list(ast.walk(sdk_fn))

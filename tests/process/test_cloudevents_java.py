@@ -145,16 +145,28 @@ def test_a_malformed_event_is_the_sdks_documented_refusal(codec, attrs, says):
 
 
 def test_what_proton_j_cannot_hold_and_what_the_forms_cannot_say(codec):
+    # proton-j's Message is the only message the SDK reads: a field its setter's signature cannot take
+    # (setContentType(Symbol)) or a second body section (setBody(Section)) has no form there. That is
+    # the API's limit, `not-expressible`, never `rejected` answered on the SDK's behalf.
     string_ct = {"protocol": "amqp10", "properties": {"content-type": s("application/cloudevents+json")}}
     r = refusal(codec, "decode", {"message": string_ct})
-    assert r.code == "rejected" and "content-type as string" in r.reason
+    assert r.code == "not-expressible" and "content-type as string" in r.reason
     two = {"protocol": "amqp10", "body": {"data": ["AA==", "AQ=="]}}
-    assert refusal(codec, "decode", {"message": two}).code == "rejected"
+    r = refusal(codec, "decode", {"message": two})
+    assert r.code == "not-expressible" and "2 data sections" in r.reason
     bad = {"protocol": "amqp10", "application_properties": {"x": {"uint": -1}}}
     assert refusal(codec, "decode", {"message": bad}).code == "not-expressible"
     no_sv = {"attributes": {k: v for k, v in EVENT["attributes"].items() if k != "specversion"}}
     assert refusal(codec, "encode", {"mode": "binary", "event": no_sv}).code == "not-expressible"
     assert refusal(codec, "encode", {"mode": "batch", "event": EVENT}).code == "not-offered"
+
+
+def test_a_failure_of_the_shims_own_code_is_never_the_sdks_crash(codec):
+    # A request the shim's own code trips on (message.protocol an object: gson's getAsString throws)
+    # happened before any SDK call: `not-expressible` naming the shim, never `status: error`, which
+    # fails the row as the SDK's crash.
+    r = refusal(codec, "decode", {"message": {"protocol": {"not": "a string"}}})
+    assert r.code == "not-expressible" and "the shim failed" in r.reason
 
 
 def test_a_message_with_every_section_and_wire_type_reaches_the_sdk(codec):

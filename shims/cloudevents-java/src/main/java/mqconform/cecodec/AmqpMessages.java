@@ -33,8 +33,10 @@ import java.util.function.Function;
  *    what the SDK wrote is reported as it arrives, so every type is the one on the wire;
  *  - header and properties fields have the types proton-j's Header and Properties hold
  *    (content-type a Symbol, creation-time a Date, ...): a message whose field has another type,
- *    or with more than one body section, cannot be held by proton-j's Message, which is the only
- *    message the SDK reads: the request is `rejected`, saying so;
+ *    or with more than one body section, cannot be held by proton-j's Message (its setters' and
+ *    setBody's signatures), which is the only message the SDK reads: the request is
+ *    `not-expressible`, saying so. That is a translation limit, never a refusal answered on the
+ *    SDK's behalf (the shim never answers `rejected` itself: only the SDK's exceptions are);
  *  - sections the MESSAGE form has no place for (delivery-annotations, footer) are never silently
  *    dropped: a message that has them is not expressible.
  */
@@ -237,7 +239,7 @@ final class AmqpMessages {
                 () -> Typed.bad(path + "." + e.getKey(), "not a field of this section"));
             Object v = Typed.fromJson(e.getValue(), path + "." + e.getKey());
             if (v != null && !f.type().isInstance(v)) {
-                throw Refused.cannotHold("proton-j's Message cannot hold " + path.substring("message.".length()) + "."
+                throw Refused.notExpressible("proton-j's Message cannot hold " + path.substring("message.".length()) + "."
                     + f.name() + " as " + Typed.one(e.getValue(), path).getKey() + ": its field is a "
                     + f.type().getName() + ", and the SDK reads only a proton-j Message");
             }
@@ -257,8 +259,8 @@ final class AmqpMessages {
                 }
                 JsonArray a = e.getValue().getAsJsonArray();
                 if (a.size() > 1) {
-                    throw Refused.cannotHold("proton-j's Message holds one body section; the message has "
-                        + a.size() + " data sections");
+                    throw Refused.notExpressible("proton-j's Message holds one body section (setBody(Section)); "
+                        + "its API has no form for " + a.size() + " data sections");
                 }
                 return a.size() == 0 ? null : new Data(new Binary(Typed.base64(a.get(0), "message.body.data[0]")));
             }
@@ -273,8 +275,8 @@ final class AmqpMessages {
                     return null;
                 }
                 if (a.size() > 1) {
-                    throw Refused.cannotHold("proton-j's Message holds one body section; the message has "
-                        + a.size() + " amqp-sequence sections");
+                    throw Refused.notExpressible("proton-j's Message holds one body section (setBody(Section)); "
+                        + "its API has no form for " + a.size() + " amqp-sequence sections");
                 }
                 JsonObject wrapped = new JsonObject();
                 wrapped.add("list", a.get(0));

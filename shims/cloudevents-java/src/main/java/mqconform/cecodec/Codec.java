@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.amqp.ProtonAmqpMessageFactory;
+import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.message.Encoding;
 import io.cloudevents.core.message.MessageReader;
 import io.cloudevents.core.provider.EventFormatProvider;
@@ -144,7 +145,8 @@ final class Codec {
             throw new Refused(Refused.NOT_OFFERED, "content mode " + mode + " is not offered (offered: binary"
                 + (structuredType != null ? ", structured" : "") + ")");
         }
-        CloudEvent event = Sdk.call(() -> Events.builder(p.get("event")).build());
+        CloudEventBuilder builder = Events.builder(p.get("event"));     // each SDK call in it goes through Sdk
+        CloudEvent event = Sdk.call(builder::build);
         Message written = Sdk.call(() -> mode.equals("binary")
             ? ProtonAmqpMessageFactory.createWriter().writeBinary(event)
             : ProtonAmqpMessageFactory.createWriter().writeStructured(event, structuredType));
@@ -165,14 +167,15 @@ final class Codec {
         binding(p);
         Message received = AmqpMessages.overTheWire(AmqpMessages.fromJson(p.get("message")), "the request's message");
         MessageReader reader = Sdk.call(() -> ProtonAmqpMessageFactory.createReader(received));
-        Encoding encoding = reader.getEncoding();
+        Encoding encoding = Sdk.call(reader::getEncoding);
         CloudEvent event = Sdk.call(reader::toEvent);
         JsonObject r = new JsonObject();
         r.add("event", Events.toJson(event));
         r.addProperty("mode", switch (encoding) {
             case BINARY -> "binary";
             case STRUCTURED -> "structured";
-            default -> throw new IllegalStateException("the SDK's reader has encoding " + encoding);
+            default -> throw Refused.notExpressible("the SDK's reader gave an event with encoding " + encoding
+                + ", which is neither content mode the protocol's `mode` has");
         });
         return r;
     }

@@ -38,7 +38,8 @@ final class Events {
     private Events() {
     }
 
-    /** The builder with every attribute of `ev` set and its data; SDK exceptions pass through. */
+    /** The builder with every attribute of `ev` set and its data; each SDK call goes through Sdk.call
+     *  (its documented exceptions are its refusal, anything else its crash). */
     static CloudEventBuilder builder(JsonElement el) {
         if (el == null || !el.isJsonObject()) {
             throw Typed.bad("event", "an object");
@@ -57,9 +58,10 @@ final class Events {
             throw Refused.notExpressible("the SDK takes the specversion as a string (SpecVersion.parse); this event's is "
                 + sv.getKey());
         }
-        SpecVersion version = SpecVersion.parse(Typed.string(sv.getValue(), "event.attributes.specversion.string"));
-        CloudEventBuilder b = CloudEventBuilder.fromSpecVersion(version);
-        Set<String> defined = version.getAllAttributes();
+        String svText = Typed.string(sv.getValue(), "event.attributes.specversion.string");
+        SpecVersion version = Sdk.call(() -> SpecVersion.parse(svText));
+        CloudEventBuilder b = Sdk.call(() -> CloudEventBuilder.fromSpecVersion(version));
+        Set<String> defined = Sdk.call(version::getAllAttributes);
         for (Map.Entry<String, JsonElement> a : attrs.entrySet()) {
             String name = a.getKey();
             if (name.equals("specversion")) {
@@ -70,38 +72,50 @@ final class Events {
             String at = path + "." + t.getKey();
             JsonElement v = t.getValue();
             switch (t.getKey()) {
-                case "string" -> b.withContextAttribute(name, Typed.string(v, at));
+                case "string" -> {
+                    String str = Typed.string(v, at);
+                    Sdk.run(() -> b.withContextAttribute(name, str));
+                }
                 case "boolean" -> {
                     if (!v.isJsonPrimitive() || !v.getAsJsonPrimitive().isBoolean()) {
                         throw Typed.bad(at, "takes true or false, got " + v);
                     }
-                    b.withContextAttribute(name, (Boolean) v.getAsBoolean());
+                    Boolean bool = v.getAsBoolean();
+                    Sdk.run(() -> b.withContextAttribute(name, bool));
                 }
                 case "integer" -> {
                     BigInteger i = Typed.integer(v, at);
                     if (i.bitLength() < 32) {
-                        b.withContextAttribute(name, (Integer) i.intValue());
+                        Integer n = i.intValue();
+                        Sdk.run(() -> b.withContextAttribute(name, n));
                     } else if (i.bitLength() < 64) {
-                        b.withContextAttribute(name, (Number) i.longValue());
+                        Number n = i.longValue();
+                        Sdk.run(() -> b.withContextAttribute(name, n));
                     } else {
-                        b.withContextAttribute(name, (Number) i);
+                        Number n = i;
+                        Sdk.run(() -> b.withContextAttribute(name, n));
                     }
                 }
-                case "binary" -> b.withContextAttribute(name, Typed.base64(v, at));
+                case "binary" -> {
+                    byte[] bytes = Typed.base64(v, at);
+                    Sdk.run(() -> b.withContextAttribute(name, bytes));
+                }
                 case "uri", "uri-reference" -> {
-                    String s = Typed.string(v, at);
+                    String str = Typed.string(v, at);
                     if (defined.contains(name)) {
-                        b.withContextAttribute(name, s);
+                        Sdk.run(() -> b.withContextAttribute(name, str));
                     } else {
-                        b.withContextAttribute(name, uri(s, at));
+                        URI u = uri(str, at);
+                        Sdk.run(() -> b.withContextAttribute(name, u));
                     }
                 }
                 case "timestamp" -> {
-                    String s = Typed.string(v, at);
+                    String str = Typed.string(v, at);
                     if (defined.contains(name)) {
-                        b.withContextAttribute(name, s);
+                        Sdk.run(() -> b.withContextAttribute(name, str));
                     } else {
-                        b.withContextAttribute(name, time(s, at));
+                        OffsetDateTime when = time(str, at);
+                        Sdk.run(() -> b.withContextAttribute(name, when));
                     }
                 }
                 default -> throw Typed.bad(path, "unknown CloudEvents type " + t.getKey());
@@ -109,7 +123,8 @@ final class Events {
         }
         JsonElement data = ev.get("data");
         if (data != null && !data.isJsonNull()) {
-            b.withData(Typed.base64(data, "event.data"));
+            byte[] bytes = Typed.base64(data, "event.data");
+            Sdk.run(() -> b.withData(bytes));
         }
         return b;
     }
@@ -124,7 +139,7 @@ final class Events {
 
     private static OffsetDateTime time(String s, String at) {
         try {
-            return Time.parseTime(s);
+            return Time.parseTime(s);   // the SDK's own parser, used for the value its extension overload takes
         } catch (DateTimeParseException ex) {
             throw Refused.notExpressible(at + ": the SDK's extension overload takes an OffsetDateTime, and Time.parseTime says: "
                 + ex.getMessage());
@@ -133,28 +148,30 @@ final class Events {
 
     // ---- CloudEvent -> EVENT
 
+    /** The SDK's event as it holds it: each getter is an SDK call (Sdk.call), nothing is added or repaired. */
     static JsonObject toJson(CloudEvent ev) {
         JsonObject attrs = new JsonObject();
-        attrs.add("specversion", typed("string", ev.getSpecVersion().toString()));
-        for (String name : ev.getSpecVersion().getAllAttributes()) {
-            Object v = name.equals("specversion") ? null : ev.getAttribute(name);
+        SpecVersion version = Sdk.call(ev::getSpecVersion);
+        attrs.add("specversion", typed("string", version.toString()));
+        for (String name : Sdk.call(version::getAllAttributes)) {
+            Object v = name.equals("specversion") ? null : Sdk.call(() -> ev.getAttribute(name));
             if (v != null) {
                 attrs.add(name, ceTyped(name, v, true));
             }
         }
-        for (String name : ev.getExtensionNames()) {
-            Object v = ev.getExtension(name);
+        for (String name : Sdk.call(ev::getExtensionNames)) {
+            Object v = Sdk.call(() -> ev.getExtension(name));
             if (v != null) {
                 attrs.add(name, ceTyped(name, v, false));
             }
         }
         JsonObject out = new JsonObject();
         out.add("attributes", attrs);
-        CloudEventData data = ev.getData();
+        CloudEventData data = Sdk.call(ev::getData);
         if (data == null) {
             out.add("data", JsonNull.INSTANCE);
         } else {
-            out.addProperty("data", Base64.getEncoder().encodeToString(data.toBytes()));
+            out.addProperty("data", Base64.getEncoder().encodeToString(Sdk.call(data::toBytes)));
         }
         return out;
     }
@@ -177,7 +194,7 @@ final class Events {
             return typed("binary", Base64.getEncoder().encodeToString(bytes));
         }
         if (v instanceof OffsetDateTime t) {
-            return typed("timestamp", Time.writeTime(t));
+            return typed("timestamp", Sdk.call(() -> Time.writeTime(t)));
         }
         if (v instanceof URI u) {
             boolean uri = core && (name.equals("dataschema") || name.equals("schemaurl"));

@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  *    writer and reader, and results are written one whole line at a time);
  *  - a line that is not a request object cannot be answered (it has no id): it is logged and the
  *    process exits non-zero, which the harness reports as the shim's failure;
- *  - stdin's end ends the process, after the requests in flight are answered.
+ *  - stdin's end ends the process, after the requests in flight are answered;
+ *  - only the SDK's exceptions are its answer (Sdk.call: `rejected` or a crash, `status: error`);
+ *    an exception of the shim's own code is `not-expressible`, "the shim failed", never the SDK's.
  */
 public final class Main {
     private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
@@ -81,13 +83,20 @@ public final class Main {
             out.addProperty("status", "refused");
             out.addProperty("code", r.code);
             out.addProperty("reason", r.getMessage());
-        } catch (Throwable e) {
+        } catch (Sdk.Crash c) {
+            Throwable e = c.getCause();
             e.printStackTrace(System.err);
             JsonObject err = new JsonObject();
             err.addProperty("type", e.getClass().getName());
             err.addProperty("message", Sdk.text(e));
             out.addProperty("status", "error");
             out.add("error", err);
+        } catch (Throwable e) {
+            e.printStackTrace(System.err);
+            out.addProperty("status", "refused");
+            out.addProperty("code", Refused.NOT_EXPRESSIBLE);
+            out.addProperty("reason", "the shim failed (its own code, not the SDK): " + e.getClass().getName() + ": "
+                + Sdk.text(e));
         }
         String text = GSON.toJson(out);
         synchronized (Main.class) {

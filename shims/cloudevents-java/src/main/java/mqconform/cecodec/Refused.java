@@ -2,7 +2,9 @@ package mqconform.cecodec;
 
 /**
  * A `refused` result (docs/process-protocol.md): `code` is one of the protocol's refusal codes,
- * the message its non-empty reason.
+ * the message its non-empty reason. The shim's own code raises `not-expressible` (what the SDK's or
+ * proton-j's API cannot hold, a malformed request) and `not-offered`, never `rejected`: that is the
+ * SDK's answer alone (Sdk.call, from the exceptions the SDK documents).
  */
 final class Refused extends RuntimeException {
     static final String REJECTED = "rejected";
@@ -19,10 +21,5 @@ final class Refused extends RuntimeException {
     /** The shim cannot say this in the implementation's API (or the request itself is malformed). */
     static Refused notExpressible(String reason) {
         return new Refused(NOT_EXPRESSIBLE, reason);
-    }
-
-    /** The implementation cannot be handed this message or event: its own types cannot hold it. */
-    static Refused cannotHold(String reason) {
-        return new Refused(REJECTED, reason);
     }
 }
