@@ -12,7 +12,8 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
   implementation over that protocol: no row whose vector binds only where that feature is offered
   fails or xfails a clause.
 - offered-or-not: no feature both offered (a row passes the MAY clause that makes it optional)
-  and declared not offered by the rows of one implementation over one protocol.
+  and declared not offered by the rows of one implementation over one protocol. Only features some
+  vector binds on (its `optional_feature`) are said offered or not by rows.
 - reason-given: a `not_applicable` row's reason is one the record gives: the text does not
   describe the implementation (its `applies_to`, for the row's kind, product and version), a fact
   the vector requires that the target states otherwise or does not state (the target's stated
@@ -79,6 +80,14 @@ class Context:
     registry: object
     catalog_facts: dict = field(default_factory=dict)
 
+    @property
+    def features(self) -> frozenset:
+        """The optional features some vector binds only where they are offered (its optional_feature):
+        the only MAY clauses whose rows say "offered" or "not offered" of an implementation. A vector
+        of another party that cites such a clause (a receiver reading what a sender MAY include) says
+        nothing of it."""
+        return frozenset(v.optional_feature for v in self.vectors.values() if v.optional_feature)
+
 
 # ---- the invariants -------------------------------------------------------------------------------
 
@@ -111,7 +120,7 @@ def _not_offered_by(r: Row, ctx: Context) -> str | None:
             and r.rec.get("message", "").startswith(f"binds only where the optional feature of {v.optional_feature}"):
         return v.optional_feature
     if r.rec["outcome"] == "unsupported":
-        may = [c for c in v.clauses if _level(ctx, c) == "MAY"]
+        may = [c for c in v.clauses if _level(ctx, c) == "MAY" and c in ctx.features]
         return may[0] if len(may) == 1 else None
     return None
 
@@ -121,7 +130,7 @@ def _offered_by(r: Row, ctx: Context) -> str | None:
     v = ctx.vectors.get(r.rec["vector_id"])
     if v is None or r.rec["outcome"] not in ("pass", "xpass"):
         return None
-    may = [c for c in v.clauses if _level(ctx, c) == "MAY"]
+    may = [c for c in v.clauses if _level(ctx, c) == "MAY" and c in ctx.features]
     return may[0] if len(may) == 1 and (r.rec.get("clause_outcomes") or {}).get(may[0], "pass") == "pass" else None
 
 

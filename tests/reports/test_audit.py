@@ -150,3 +150,13 @@ def test_an_invalid_record_is_a_usage_error_naming_its_line(ctx, tmp_path):
     err = io.StringIO()
     assert audit.run([str(path)], out=io.StringIO(), err=err, ctx=ctx) == audit.EXIT_USAGE
     assert f"{path}:2" in err.getvalue()
+
+
+def test_a_receiver_vector_citing_a_senders_may_says_nothing_of_it(ctx):
+    """A codec that does not repeat the binary-mode properties in structured mode (unsupported, MAY)
+    and reads a message that does (pass) offers and lacks nothing: the MAY is no gated feature."""
+    both = rows(rec("ce-amqp.structured.decode-disagreeing-properties", "pass", impl="sdk", kind="codec",
+                    protocol=None, spec="ce-amqp"),
+                rec("ce-amqp.structured.application-properties-agree", "unsupported", impl="sdk", kind="codec",
+                    protocol=None, spec="ce-amqp"))
+    assert audit.audit(both, ctx) == []
