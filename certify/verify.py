@@ -188,10 +188,15 @@ def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str |
               regen.check_report(folder, rows))
         check("junit.xml is what the rows give, case by case", regen.check_junit(folder, rows))
         check("suite version and vectors digest are this checkout's", _suite(folder, rows, accept_local_changes))
-        from reports.audit import breaches_of
+        from reports.audit import breaches_of, read_observations
 
-        check("no row contradicts another, and every not_applicable reason is one the record gives (audit)",
-              breaches_of(rows, bundle.RESULTS))
+        try:    # an OpenMessaging row is judged again from the record the bundle keeps beside its rows
+            observed, bad = read_observations(folder / bundle.RESULTS), []
+        except ValueError as exc:
+            observed, bad = {}, [str(exc)]
+        check("no row contradicts another, every not_applicable reason is one the record gives, and every "
+              "recorded observation gives its row's outcome again (audit)", bad or breaches_of(rows, bundle.RESULTS,
+                                                                                              observations=observed))
     if all_problems:
         print(f"verify: {path} does NOT verify: {len(all_problems)} problem(s)", file=out)
         return EXIT_NOT_VERIFIED

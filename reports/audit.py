@@ -23,6 +23,10 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
   does not require, or a requirement the stated fact meets, is refused.
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
+- recomputed: an OpenMessaging message row whose observation record is beside the results
+  (`<results>.openmessaging-observations.jsonl`) has the outcome and clause outcomes the judge
+  (fixtures/openmessaging/checks.py) gives that record again, without a broker (xfail / xpass
+  read as fail / pass: the expectations' part, not the judge's).
 
 Run: `./mqconform audit RESULTS...` (exit 0: none broken; 1: breaches, named; 2: unreadable input).
 The main job runs it before the gate, `certify` on its rows, `verify` on a bundle's.
@@ -79,6 +83,7 @@ class Context:
     vectors: dict
     registry: object
     catalog_facts: dict = field(default_factory=dict)
+    observations: dict = field(default_factory=dict)   # (run_id, test_id) -> an OpenMessaging row's record
 
     @property
     def features(self) -> frozenset:
@@ -263,7 +268,57 @@ def product_credit(rows: list[Row], ctx: Context) -> list[Breach]:
     return out
 
 
-INVARIANTS = (one_outcome_per_key, not_offered_not_failed, offered_or_not, reason_given, product_credit)
+def _field_of(record: dict):
+    """The suite's mapping for the record's protocol: a provider's (fixtures/provision/providers.yaml
+    over the base mapping) or the base mapping; `field_of(header)` as the binding's header_field."""
+    from fixtures.openmessaging.mapping import default_mapping
+    from fixtures.openmessaging.protocols import PROVIDER_PREFIX
+
+    protocol = record["protocol"]
+    if protocol.startswith(PROVIDER_PREFIX):
+        from fixtures.openmessaging.process_binding import provider_mapping
+        from fixtures.process.providers import by_key
+        mapping = provider_mapping(by_key(protocol))
+    else:
+        mapping = default_mapping()
+    return lambda name: mapping.header(name, protocol)
+
+
+SAME = {"xfail": "fail", "xpass": "pass"}      # what the expectations made of a row is not the judge's
+
+
+def rejudged(rec: dict, record: dict, ctx: Context):
+    """The verdict (fixtures/verdict/verdicts.py) of an OpenMessaging message row judged again from its
+    record (fixtures/openmessaging/checks.py), with no broker."""
+    from fixtures.openmessaging.checks import judge_message
+    from fixtures.verdict.verdicts import decide
+
+    vector = ctx.vectors[rec["vector_id"]]
+    try:
+        found, exc = judge_message(vector, record, _field_of(record), ctx.registry).findings, None
+    except Exception as err:  # noqa: BLE001 - what the judge raises decides the row, as in the run
+        found, exc = None, err
+    return decide(vector, ctx.registry, exc, found)
+
+
+def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
+    out = []
+    for r in rows:
+        record = ctx.observations.get((r.rec["run_id"], r.rec.get("test_id")))
+        if record is None or record.get("kind") != "om-message" or not record.get("complete") \
+                or r.rec["vector_id"] not in ctx.vectors:
+            continue
+        verdict = rejudged(r.rec, record, ctx)
+        have = SAME.get(r.rec["outcome"], r.rec["outcome"])
+        clauses = {c: SAME.get(o, o) for c, o in (r.rec.get("clause_outcomes") or {}).items()}
+        if verdict.outcome != have or verdict.clause_outcomes != clauses:
+            out.append(Breach("recomputed", (r.shown(),),
+                              f"judged again from its recorded observation: {verdict.outcome} "
+                              f"{verdict.clause_outcomes}, the row says {have} {clauses}"))
+    return out
+
+
+INVARIANTS = (one_outcome_per_key, not_offered_not_failed, offered_or_not, reason_given, product_credit, recomputed)
 
 
 def audit(rows: list[Row], ctx: Context) -> list[Breach]:
@@ -295,10 +350,29 @@ def read_rows(paths) -> tuple[list[Row], validate.Problems]:
     return rows, problems
 
 
-def breaches_of(records: list[dict], where: str, ctx: Context | None = None) -> list[str]:
+OBSERVATIONS = ".openmessaging-observations.jsonl"    # beside a results file (suites/openmessaging/conftest.py)
+
+
+def read_observations(results: Path) -> dict:
+    """(run_id, test_id) -> record, from the sidecar beside a results file ({} when it has none)."""
+    side = results.with_name(results.name + OBSERVATIONS)
+    out: dict = {}
+    if side.is_file():
+        for n, line in enumerate(side.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                d = json.loads(line)
+                out[(d["run_id"], d["test_id"])] = d["observation"]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{side}:{n}: not an observation line ({exc})") from None
+    return out
+
+
+def breaches_of(records: list[dict], where: str, ctx: Context | None = None, observations: dict | None = None) -> list[str]:
     """The breaches among already-read records (a bundle's rows, in file order), each as text."""
     rows = [Row(rec, f"{where}:{n}") for n, rec in enumerate(records, 1)]
-    return [b.shown().rstrip() for b in audit(rows, ctx or context())]
+    ctx = ctx or context()
+    ctx.observations = dict(observations or {})
+    return [b.shown().rstrip() for b in audit(rows, ctx)]
 
 
 def context(vectors_dir: Path | None = None) -> Context:
@@ -316,7 +390,14 @@ def run(paths, out=sys.stdout, err=sys.stderr, ctx: Context | None = None) -> in
     if problems.errors:
         problems.say("audit", err)
         return EXIT_USAGE
-    breaches = audit(rows, ctx or context())
+    ctx = ctx or context()
+    try:
+        for p in paths:
+            ctx.observations.update(read_observations(Path(p)))
+    except ValueError as exc:
+        print(f"audit: {exc}", file=err)
+        return EXIT_USAGE
+    breaches = audit(rows, ctx)
     for b in breaches:
         out.write(b.shown())
     by = defaultdict(int)

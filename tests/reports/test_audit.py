@@ -127,8 +127,8 @@ def test_a_text_reason_needs_a_text_that_does_not_describe_the_implementation(ct
 
 
 def test_a_product_never_passes_on_a_value_our_mapping_set(ctx):
-    seeded = rows(rec("openmessaging.system-header.message-id", "pass", set_by={"messageId": "mapping"}),
-                  rec("openmessaging.system-header.message-id", "pass", impl="mqconform-om/amqp091@x", role="reference",
+    seeded = rows(rec("openmessaging.system-header.message-id-unique", "pass", set_by={"messageId": "mapping"}),
+                  rec("openmessaging.system-header.message-id-unique", "pass", impl="mqconform-om/amqp091@x", role="reference",
                       set_by={"messageId": "mapping"}))
     [b] = audit.product_credit(seeded, ctx)
     assert "results.jsonl:1" in b.rows[0]

@@ -1,0 +1,113 @@
+"""Observe, then judge: an OpenMessaging message row's record (fixtures/openmessaging/observation.py)
+holds what the judge (checks.py) needs, so the row is judged again from it alone, without a broker,
+and the auditor refuses a row whose outcome its record does not give."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from fixtures.openmessaging import observation, runner
+from fixtures.openmessaging.judge import ABSENT
+from fixtures.openmessaging.model import OMValue
+from fixtures.verdict.verdicts import decide
+from reports import audit
+
+from .test_runner import FakeBinding, FakeLive
+
+
+@pytest.mark.parametrize("value", [
+    ABSENT, None, "text", 0, -(2 ** 63), True, b"\x00\xff", 1.5, -0.0, math.inf,
+    OMValue("Float", -0.0), OMValue("Double", 2.5), OMValue("Binary", b"\x01"), OMValue("Long", 2 ** 63 - 1),
+    OMValue("KeyValue", {"a": OMValue("String", "x"), "b": OMValue("Short", -1)}), {"k": OMValue("Integer", 7)},
+])
+def test_values_survive_the_record(value):
+    back = observation.decode(json.loads(json.dumps(observation.encode(value))))
+    if isinstance(value, OMValue):
+        assert isinstance(back, OMValue) and value.same_content(back)
+    elif isinstance(value, float):
+        assert math.copysign(1, back) == math.copysign(1, value) and back == value
+    else:
+        assert back == value or back is value
+
+
+def test_nan_keeps_its_bits():
+    nan = OMValue("Double", float("nan"))
+    assert nan.same_content(observation.decode(json.loads(json.dumps(observation.encode(nan)))))
+
+
+def _run(om_vectors, monkeypatch, vid, **kw):
+    """(the row's verdict from the run, the record the run wrote)."""
+    vector = next(v for v in om_vectors.vectors if v.id == vid)
+    monkeypatch.setattr(runner, "open_binding", lambda live_, p, mapping=None: FakeBinding(live_, p, **kw))
+    try:
+        _, found = runner.run_vector(vector, FakeLive("fakemq"), "amqp091", om_vectors.registry)
+        return decide(vector, om_vectors.registry, None, found), found.observation
+    except Exception as exc:  # noqa: BLE001 - the verdict of what the runner raised
+        return decide(vector, om_vectors.registry, exc), getattr(getattr(exc, "findings", None), "observation", None)
+
+
+def _ctx(om_vectors):
+    return audit.Context({v.id: v for v in om_vectors.vectors}, om_vectors.registry)
+
+
+CASES = [
+    ("openmessaging.system-header.message-id-unique", {}),                        # pass
+    ("openmessaging.system-header.correlation-id", {"strip": {"correlationId"}}),   # MAY not shown: unsupported
+    ("openmessaging.system-header.store-timestamp", {}),                          # a value the broker did not set
+    ("openmessaging.system-header.store-timestamp", {"broker_headers": {"storeTimestamp": 1}}),  # set, out of range
+    ("openmessaging.type-system.keyvalue-properties", {}),
+    ("openmessaging.message-format.four-parts", {"strip": {"version"}}),
+]
+
+
+@pytest.mark.parametrize("vid,kw", CASES)
+def test_a_row_is_judged_again_from_its_record_alone(om_vectors, monkeypatch, vid, kw):
+    verdict, record = _run(om_vectors, monkeypatch, vid, **kw)
+    assert record is not None and record["kind"] == observation.KIND, verdict.message
+    record = json.loads(json.dumps(record))                    # as the sidecar keeps it
+    if not record.get("complete"):
+        pytest.skip(f"decided before sending: {verdict.outcome}")
+    again = audit.rejudged({"vector_id": vid}, record, _ctx(om_vectors))
+    assert (again.outcome, again.clause_outcomes) == (verdict.outcome, verdict.clause_outcomes), again.message
+
+
+def test_every_case_is_recorded_whole(om_vectors, monkeypatch):
+    outcomes = set()
+    for vid, kw in CASES:
+        verdict, record = _run(om_vectors, monkeypatch, vid, **kw)
+        assert record is not None, (vid, verdict.message)
+        outcomes.add(verdict.outcome)
+    assert {"pass", "fail", "unsupported"} <= outcomes          # the cases reach each kind of outcome
+
+
+def test_a_row_its_record_contradicts_is_refused(om_vectors, monkeypatch):
+    verdict, record = _run(om_vectors, monkeypatch, "openmessaging.system-header.store-timestamp",
+                           broker_headers={"storeTimestamp": 1})
+    assert verdict.outcome == "fail"
+    row = {"run_id": "0" * 32, "run_started": "2026-11-28T18:00:00Z", "spec": "openmessaging", "test_id": "t::x",
+           "vector_id": "openmessaging.system-header.store-timestamp", "outcome": "pass", "protocol": "amqp091",
+           "clause_outcomes": {c: "pass" for c in verdict.clause_outcomes},
+           "implementation": {"name": "mqconform-om/amqp091@fakemq-9.9", "kind": "provider", "role": "reference"}}
+    ctx = _ctx(om_vectors)
+    ctx.observations = {("0" * 32, "t::x"): json.loads(json.dumps(record))}
+    [b] = audit.recomputed([audit.Row(row, "results.jsonl:1")], ctx)
+    assert b.invariant == "recomputed" and "fail" in b.why
+    honest = dict(row, outcome="fail", clause_outcomes=verdict.clause_outcomes)
+    assert audit.recomputed([audit.Row(honest, "results.jsonl:1")], ctx) == []
+    as_known = dict(honest, outcome="xfail", clause_outcomes={c: o.replace("fail", "xfail")
+                                                             for c, o in verdict.clause_outcomes.items()})
+    assert audit.recomputed([audit.Row(as_known, "results.jsonl:1")], ctx) == []
+
+
+def test_a_bundle_check_reads_the_sidecar(om_vectors, monkeypatch, tmp_path):
+    verdict, record = _run(om_vectors, monkeypatch, "openmessaging.system-header.store-timestamp",
+                           broker_headers={"storeTimestamp": 1})
+    results = tmp_path / "results.jsonl"
+    results.write_text("")
+    side = tmp_path / ("results.jsonl" + audit.OBSERVATIONS)
+    side.write_text(json.dumps({"run_id": "r", "test_id": "t", "vector_id": "v", "protocol": "amqp091",
+                                "observation": record}) + "\n" + "not json\n")
+    with pytest.raises(ValueError, match=r"openmessaging-observations.jsonl:2"):
+        audit.read_observations(results)
