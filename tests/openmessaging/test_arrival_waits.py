@@ -4,7 +4,7 @@ slow (loaded) broker's late messages are counted, not judged missing. On a clock
 from types import SimpleNamespace
 
 from fixtures.openmessaging import binding as B
-from fixtures.openmessaging import scenarios
+from fixtures.openmessaging import receiving, use_cases
 
 
 class _Clock:
@@ -52,9 +52,10 @@ def _binding(q, gap):
 
 def _competing(monkeypatch, due, gap):
     clock = _Clock()
-    monkeypatch.setattr(scenarios, "time", clock)
+    monkeypatch.setattr(use_cases, "time", clock)
+    monkeypatch.setattr(receiving, "time", clock)
     q = _Queue(clock, due)
-    return scenarios.competing_consumers(_binding(q, gap), {"messages": len(due), "consumers": 2}), clock
+    return use_cases.competing_consumers(_binding(q, gap), {"messages": len(due), "consumers": 2}), clock
 
 
 def test_slow_messages_within_the_arrival_gap_are_not_missing(monkeypatch):

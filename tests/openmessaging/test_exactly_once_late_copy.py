@@ -5,7 +5,7 @@ barrier, or more copies than sends) is an acknowledged message delivered again. 
 scripted broker."""
 from types import SimpleNamespace
 
-from fixtures.openmessaging import scenarios
+from fixtures.openmessaging import delivery_semantics
 
 RETRY, CRASH = b"exactly-once", b"exactly-once-crash"
 
@@ -42,7 +42,7 @@ def _run(turns):
         quiet_s=lambda: 0.01, quiet_why=lambda: "test", redelivery_wait_s=lambda: 0.05,
         redelivery_quiet_s=lambda: (0.01, "test"), arrival_bound_s=lambda count=1: 0.05,
         arrival_gap_s=lambda: 0.05, arrival_why=lambda count=1: "test")
-    return scenarios.exactly_once(b, {})
+    return delivery_semantics.exactly_once(b, {})
 
 
 def test_a_late_copy_of_the_retry_is_the_retrys_not_the_acked_message_again():
@@ -72,5 +72,5 @@ def test_the_acked_second_message_coming_again_is_seen():
 def test_after_a_barrier_no_copy_is_late():
     late = [SimpleNamespace(om=SimpleNamespace(headers={"messageId": "b"}))]
     drained = [SimpleNamespace(om=SimpleNamespace(headers={"messageId": "a"}))]
-    assert scenarios.late_copies(SimpleNamespace(ordered_by="AMQP 0-9-1 4.7"), drained, late, sends=2) == (0, 1)
-    assert scenarios.late_copies(SimpleNamespace(ordered_by=None), drained, late, sends=2) == (1, 0)
+    assert delivery_semantics.late_copies(SimpleNamespace(ordered_by="AMQP 0-9-1 4.7"), drained, late, sends=2) == (0, 1)
+    assert delivery_semantics.late_copies(SimpleNamespace(ordered_by=None), drained, late, sends=2) == (1, 0)
