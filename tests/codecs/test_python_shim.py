@@ -30,25 +30,30 @@ def amqp_props(**extra) -> dict:
     return {**{f"cloudEvents_{k}": {"string": next(iter(v.values()))} for k, v in BASE.items()}, **extra}
 
 
-def test_an_event_the_sdk_would_stamp_with_time_is_not_expressible_and_one_with_time_is_encoded():
+def test_an_event_is_built_as_a_user_builds_it_and_what_the_constructor_adds_is_reported():
+    # The SDK's constructor stamps `time` on an event without one. A user gets that event, and its
+    # message carries `time`: the shim hands the SDK the event and reports the message it wrote (the
+    # vector judges it), never refusing on the SDK's behalf.
     without, with_time = ask(
         {"op": "encode", "params": {"binding": "ce-amqp", "mode": "binary", "event": {"attributes": BASE, "data": ""}}},
         {"op": "encode", "params": {"binding": "ce-amqp", "mode": "binary", "event": {
             "attributes": {**BASE, "time": {"timestamp": "2018-04-05T03:56:24Z"}}, "data": ""}}})
-    assert without["status"] == "refused" and without["code"] == "not-expressible"
-    assert "'time'" in without["reason"] and "fills one in" in without["reason"]
+    assert without["status"] == "ok", without
+    assert set(without["result"]["message"]["application_properties"]) == {f"cloudEvents_{k}" for k in [*BASE, "time"]}
     assert with_time["status"] == "ok"
     assert set(with_time["result"]["message"]["application_properties"]) == {f"cloudEvents_{k}" for k in [*BASE, "time"]}
 
 
-def test_typed_headers_are_not_expressible_and_never_rejected_on_the_sdks_behalf():
-    # RabbitMQMessage.headers is dict[str, str]: the SDK's API cannot be handed a typed header. The shim
-    # says so (not-expressible, an adapter error) and never answers `rejected` itself.
+def test_typed_headers_are_handed_to_the_sdk_as_pika_decodes_them():
+    # RabbitMQMessage.headers is annotated dict[str, str], which Python does not enforce: a user hands the
+    # SDK pika's typed table. What the SDK then does (here: its own exception) is its answer; the shim
+    # neither refuses (not-expressible) nor answers `rejected` for it.
     headers = {f"ce-{k}": {"string": next(iter(v.values()))} for k, v in BASE.items()}
     (answer,) = ask({"op": "decode", "params": {"binding": "ce-rabbitmq", "message": {
         "protocol": "amqp091", "properties": {}, "headers": {**headers, "ce-time": {"timestamp": 1522900584}},
         "body": b64(b"x")}}})
-    assert answer["status"] == "refused" and answer["code"] == "not-expressible" and "dict[str, str]" in answer["reason"]
+    assert not (answer["status"] == "refused" and answer["code"] == "not-expressible"), answer
+    assert "dict[str, str]" not in answer.get("reason", "")
 
 
 @pytest.mark.parametrize("body", [{"value": {"binary": b64(b"{}")}}, {"value": {"string": "x"}},
