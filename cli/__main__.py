@@ -16,25 +16,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CONVENTION = """\
-exit codes, one convention for every command:
-  0  done, and the result is good
-  1  done, and the result is bad (failures, not conformant, does not verify, leftovers that stay)
-  2  usage or input error: nothing was done (bad arguments, a --spec matching no spec, invalid rows)
-  3  the command could not do its work: interrupted (Ctrl-C, SIGTERM, SIGHUP), no container engine,
-     no certificate, Spark or the environment failed
-"""
-REFER = f"exit codes (the convention of `{'./mqconform'} --help`):"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-PROG = "./mqconform"
+from cli.bundles import certify_main, codec_check_main, verify_main  # noqa: E402 - ROOT first
+from cli.common import CONVENTION, PROG, REFER  # noqa: E402 - tests import these from here
 
 
 @dataclass(frozen=True)
@@ -63,9 +54,11 @@ def _help_of(fn, argv) -> str:
 RUN_EXIT = f"""\
 {REFER}
   0  the gate passed: no failure beyond the known deviations and known not-judged vectors in expectations/
+     (or in the --expectations files given: the same files the rows were marked with)
   1  the gate found failures no active expectation covers (new regressions)
   2  usage or input error: an option pytest or the plugin refused (a --spec matching no spec, a bad
-     --endpoint, ...), no vector selected, or rows or expectations the gate could not read
+     --endpoint, a --target matching no target: refused before anything starts, ...), no vector
+     selected, or rows or expectations the gate could not read
   3  the run could not be done: interrupted (Ctrl-C, SIGTERM or SIGHUP: brokers removed, what the
      suite made on an endpoint deleted), the environment could not be set up, pytest's internal
      error, or the report could not be built
@@ -86,6 +79,8 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
   --target GLOB          catalog brokers to run (`{PROG} images --list`)
   --endpoint NAME=URL    a broker you run (README, Brokers); its password from MQCONFORM_PASSWORD_NAME
   --impl GLOB            only implementations whose name matches
+  --expectations PATH    known deviations (file or folder, repeatable; default expectations/): the
+                         rows are marked, the report annotated and the gate judged with these
   --faults               also the fault vectors: each broker the run started is restarted, killed,
                          paused and has connections cut, last (otherwise they are left out)
 
@@ -100,6 +95,14 @@ the run as Ctrl-C does, without a report.
 
 
 def run_main(argv: list[str]) -> int:
+    from cli import run_args
+
+    # Refused before the script starts anything heavy (cli/run_args.py): a --target matching no target,
+    # an --expectations file that cannot be used.
+    argv = run_args.absolute_paths(argv)
+    if (why := run_args.problem(argv)) is not None:
+        print(f"{PROG} run: {why}", file=sys.stderr)
+        return 2
     script = ROOT / "scripts" / "conformance.sh"
     os.execvp("bash", ["bash", str(script), *argv])
     return 2  # not reached
@@ -107,146 +110,6 @@ def run_main(argv: list[str]) -> int:
 
 def run_help(_argv) -> str:
     return RUN_HELP
-
-
-# ---- certify and verify ----------------------------------------------------------------------------
-
-def _certify_parser() -> argparse.ArgumentParser:
-    from certify.run import EXIT_CODES
-
-    p = argparse.ArgumentParser(
-        prog=f"{PROG} certify", formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=EXIT_CODES.replace("exit codes:", REFER, 1),
-        description=textwrap.dedent("""\
-            Certify one broker you run: every spec that applies, with no expectations file, into one
-            folder (results.jsonl, junit.xml, report/, CERTIFICATE.md, certificate.json, MANIFEST.sha256)
-            that `./mqconform verify` checks. Keep the password off the command line: without :pass in
-            the URL it comes from MQCONFORM_PASSWORD_NAME or --netrc-file, and it is never printed.
-            Or certify a CloudEvents SDK through its shim (--codec; docs/codec-protocol.md): the codec
-            vectors of every binding it offers, into the same bundle; `./mqconform codec-check` first."""))
-    which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--endpoint", metavar="NAME=URL",
-                       help="the broker: NAME=amqp[s]://user[:pass]@host:port[/vhost][?option=value&...] (README, Brokers)")
-    which.add_argument("--codec", metavar="NAME=COMMAND",
-                       help="a CloudEvents codec: NAME (the implementation's name, as its shim's handshake says it) "
-                            "and the shim's command, split as a shell would (quote it: --codec NAME='COMMAND ARG...')")
-    p.add_argument("--spec", action="append", default=[], metavar="GLOB",
-                   help="certify only specs matching GLOB (repeatable; default every spec); the certificate says so")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="the bundle's folder, which must not exist (default certificates/NAME-<UTC time>)")
-    p.add_argument("--netrc-file", default=None, metavar="FILE", help="netrc-style file with the endpoint's password")
-    p.add_argument("--deviations", default=None, metavar="FILE",
-                   help="deviations you declare (the expectations format, docs/results.md): listed on the "
-                        "certificate with the failing rows they account for; they change no verdict")
-    p.add_argument("--allow-users", action="store_true",
-                   help="let vectors make users with chosen permissions on the broker (the refusal halves of "
-                        "permission clauses; RabbitMQ: its management API, which the endpoint's login must be "
-                        "allowed to use with the administrator tag); each is removed after its vector, and one "
-                        "that could not be is named at the end. Without it those vectors are not_applicable")
-    p.add_argument("--expectations", default=None, help=argparse.SUPPRESS)
-    return p
-
-
-def certify_main(argv: list[str]) -> int:
-    p = _certify_parser()
-    args = p.parse_args(argv)
-    if args.expectations is not None:
-        p.error("a certification admits no expectations file: its verdicts are the rows as they are. Declare "
-                "known deviations with --deviations FILE: the certificate lists them as declared")
-    if args.codec is not None:
-        if args.netrc_file or args.allow_users:
-            p.error("--netrc-file and --allow-users are an endpoint's: a codec has no broker")
-        from certify.run import certify_codec
-
-        return certify_codec(args.codec, args.spec, args.out, args.deviations)
-    from certify.run import certify
-
-    return certify(args.endpoint, args.spec, args.out, args.netrc_file, args.deviations,
-                   allow_users=args.allow_users)
-
-
-def _verify_parser() -> argparse.ArgumentParser:
-    from certify.verify import EXIT_CODES
-
-    p = argparse.ArgumentParser(
-        prog=f"{PROG} verify", formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=EXIT_CODES.replace("exit codes:", REFER, 1),
-        description="Check a certification bundle: recompute every verdict from its rows (no Spark), check "
-                    "every SHA-256 of its manifest, and that this checkout is the suite version that made it.")
-    p.add_argument("bundle", metavar="BUNDLE", help="the folder certify wrote")
-    p.add_argument("--accept-local-changes", action="store_true",
-                   help="verify a bundle whose certificate says it was made with local changes to the suite "
-                        "(no published commit can check such a verdict; refused without this flag)")
-    p.add_argument("--rerun", nargs="?", const="auto", choices=("auto", "catalog", "endpoint"), default=None,
-                   help="then run the certificate's vectors again, from a checkout of its commit, and compare outcome "
-                        "by outcome: against the catalog's target of the same product, version and facts (auto, "
-                        "catalog), else against the endpoint (endpoint; password as certify takes it)")
-    p.add_argument("--endpoint", default=None, metavar="URL",
-                   help="with --rerun endpoint: the endpoint's URL, if not the certificate's (the name stays the certificate's)")
-    p.add_argument("--netrc-file", default=None, metavar="FILE", help="with --rerun endpoint: netrc-style file with the password")
-    p.add_argument("--codec", default=None, metavar="NAME=COMMAND",
-                   help="with --rerun, for a codec certified through its shim: the shim's command, given again (a "
-                        "bundle's command is never run by itself); its handshake must name the certificate's version")
-    return p
-
-
-def verify_main(argv: list[str]) -> int:
-    p = _verify_parser()
-    args = p.parse_args(argv)
-    if args.codec is not None and args.rerun is None:
-        p.error("--codec gives a codec's shim command for --rerun; without --rerun nothing runs")
-    from certify.verify import verify
-
-    return verify(args.bundle, accept_local_changes=args.accept_local_changes, rerun=args.rerun,
-                  endpoint=args.endpoint, netrc_file=args.netrc_file, codec=args.codec)
-
-
-# ---- codec-check: a codec shim against the process protocol ------------------------------------------
-
-CODEC_CHECK_EXIT = f"""\
-{REFER}
-  0  the shim passed every check
-  1  the shim failed a check (each line says what it sent)
-  2  usage error: no COMMAND, a COMMAND that is no executable, or bad options
-"""
-
-
-def _codec_check_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog=f"{PROG} codec-check", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CODEC_CHECK_EXIT,
-        usage=f"{PROG} codec-check [--timeout S] COMMAND [ARG...]",
-        description="Run a CloudEvents codec shim (role cloudevents-codec, docs/codec-protocol.md) through the "
-                    "process protocol's own rules before a certification: handshake, framing (two requests in "
-                    "flight), a refusal, an unknown op, a crash told apart, nothing but results on stdout, exit "
-                    "when stdin ends. One line per check, pass or FAIL, quoting what the shim sent. The shim's "
-                    "stderr goes to .mqconform/process-logs/. Then: `./mqconform certify --codec NAME='COMMAND'`.")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                   help="bound of each answer, the handshake's included (default 10)")
-    p.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND", help="the shim and its arguments")
-    return p
-
-
-def codec_check_main(argv: list[str]) -> int:
-    p = _codec_check_parser()
-    args = p.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    if not command:
-        p.error("give the shim's COMMAND (e.g. `python3 shims/cloudevents-python/shim.py`)")
-    if args.timeout <= 0:
-        p.error("--timeout must be positive")
-    import shutil
-    if shutil.which(command[0]) is None:
-        p.error(f"COMMAND {command[0]!r}: no such executable (not on PATH, not an executable file)")
-    from fixtures.process import codeccheck
-    from fixtures.process.session import log_path
-
-    log = log_path(f"codec-check-{Path(command[0]).name}")
-    checks = codeccheck.run_checks(command, log, hello_s=args.timeout, answer_s=args.timeout)
-    print(codeccheck.render(checks))
-    failed = [c.name for c in checks if not c.ok]
-    print(f"codec-check: {len(checks) - len(failed)} of {len(checks)} checks passed"
-          + (f"; failed: {', '.join(failed)}" if failed else "") + f" (the shim's stderr: {log})")
-    return 1 if failed else 0
 
 
 # ---- commands with a home elsewhere ------------------------------------------------------------------
@@ -263,7 +126,7 @@ REPORT_EXIT = f"""\
   0  report written
   2  usage or input error, nothing written: bad arguments, a missing results path, a malformed
      expectations file (file:line and field), an invalid record (file:line; only a torn last line
-     is skipped, and said), no valid records, a local path the cluster's executors cannot see, or
+     is skipped, and said), rows of one key with different outcomes (as the gate), no valid records, a local path the cluster's executors cannot see, or
      no store version for --as-of
   3  the report could not be built: Spark failed (the traceback says why), the cluster gave no
      executor in time, or with --wait-for: FILE did not appear within --wait-timeout
@@ -286,7 +149,8 @@ GATE_EXIT = f"""\
      also: nothing uncovered, but an expectation has expired or is stale (python -m reports gate
      says 3 for that)
   2  usage or input error: bad arguments, a missing or unreadable results path, a malformed
-     expectations file, an invalid record (file:line), or no result records at all
+     expectations file, an invalid record (file:line), two rows of one run, vector, implementation
+     and protocol with different outcomes (each file:line, in any order), or no result records at all
 """
 
 

@@ -19,8 +19,9 @@ exit codes:
      a malformed expectations file, an invalid record (named by file:line; only
      a torn last line is skipped, and said), a record it cannot trust (dated in
      the future or before its run; a spec, clause or vector the registry does not
-     know; run metadata its run's other rows disagree with; file:line), or no
-     result records at all
+     know; run metadata its run's other rows disagree with; file:line), two rows
+     of one run, vector, implementation and protocol with different outcomes
+     (each named by file:line, in any order), or no result records at all
   3  with --strict only: nothing uncovered, but an expectation has expired or
      is stale (every result it matches passes now)
 """
@@ -32,7 +33,8 @@ exit codes:
   2  usage or input error: bad arguments, a missing results path, a malformed
      expectations file (named by file:line and field), an invalid record
      (named by file:line; only a torn last line is skipped, and said), a record
-     it cannot trust (as the gate: reports/trust.py, file:line), no valid
+     it cannot trust (as the gate: reports/trust.py, file:line), rows of one key
+     with different outcomes (as the gate: reports/conflicts.py), no valid
      records, a local path the cluster's executors cannot see, no store version
      for --as-of, or no store at all for --from-store. Nothing is written then: the store and the report stay as they were.
   3  --wait-for only: FILE did not appear within --wait-timeout, or the process that

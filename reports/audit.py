@@ -4,8 +4,8 @@ Each invariant is one pure function over the rows (with the vectors and the clau
 rows name, and the facts each target states): it returns the breaches it finds, each naming the
 rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rules kept:
 
-- one-outcome-per-key: one key (run, vector, implementation, protocol) has one outcome; two rows of
-  one key that disagree leave the verdict to line order, which decides nothing.
+- one-outcome-per-key: one key (reports/conflicts.py: run, vector, implementation, protocol) has one
+  outcome; two rows of one key that disagree leave the verdict to line order, which decides nothing.
 - not-offered-not-failed: an optional feature an implementation's own rows declare not offered (a
   row `unsupported` on the MAY clause that makes it optional, or `not_applicable` because the
   feature of its `optional_feature` is not offered) is not failed by another row of that
@@ -40,7 +40,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import validate
+from . import conflicts, validate
 
 ROOT = Path(__file__).resolve().parents[1]
 FAILED = ("fail", "xfail")
@@ -55,10 +55,6 @@ class Row:
     @property
     def impl(self) -> str:
         return self.rec["implementation"]["name"]
-
-    @property
-    def key(self) -> tuple:
-        return (self.rec["run_id"], self.rec["vector_id"], self.impl, self.rec.get("protocol"))
 
     def shown(self) -> str:
         proto = self.rec.get("protocol")
@@ -97,16 +93,13 @@ class Context:
 # ---- the invariants -------------------------------------------------------------------------------
 
 def one_outcome_per_key(rows: list[Row], ctx: Context) -> list[Breach]:
+    """The gate's and the build's rule (reports/conflicts.py, its key), said as breaches."""
     by_key: dict[tuple, list[Row]] = defaultdict(list)
     for r in rows:
-        by_key[r.key].append(r)
-    out = []
-    for key, group in by_key.items():
-        outcomes = sorted({r.rec["outcome"] for r in group})
-        if len(outcomes) > 1:
-            out.append(Breach("one-outcome-per-key", tuple(r.shown() for r in group),
-                              f"one key (run, vector, implementation, protocol) with outcomes {', '.join(outcomes)}"))
-    return out
+        by_key[conflicts.key(r.rec)].append(r)
+    return [Breach("one-outcome-per-key", tuple(r.shown() for r in group),
+                   f"one key ({conflicts.describe(k)}) with outcomes {', '.join(sorted({r.rec['outcome'] for r in group}))}")
+            for k, group in by_key.items() if len({r.rec["outcome"] for r in group}) > 1]
 
 
 def _by_implementation(rows: list[Row]) -> dict[tuple, list[Row]]:

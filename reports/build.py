@@ -1,8 +1,9 @@
 """`reports build`: results in, the store (Delta Lake, reports/store.py) and the report folder out.
 
 Order of a build, and what a failure at each step leaves:
-  1. read and check the inputs (reports/read.py): an invalid record or no valid record at
-     all exits 2 before anything is written;
+  1. read and check the inputs (reports/read.py): an invalid record, two records of one key with
+     different outcomes (reports/conflicts.py) or no valid record at all exits 2 before anything
+     is written;
   2. commit the records to STORE/records (one atomic commit);
   3. bring STORE/runs and STORE/flaky up to that version (reports/incremental_build.py);
   4. render the report into a temporary folder inside OUT and swap it in, file by file,
@@ -22,7 +23,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
-from . import badges, clauses, model, profile, render_html, render_md
+from . import badges, clauses, conflicts, model, profile, render_html, render_md, validate
 from .cluster import is_local_path
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
@@ -241,6 +242,14 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
             return 2
         with phase("key check", spark):
             repeats = read.has_duplicates(raw)
+            # the gate's rule (reports/conflicts.py): rows of one key with different outcomes, in any order
+            clashes = conflicts.conflicting_keys(raw)
+        if clashes:
+            named = validate.Problems()
+            for where, n, why in conflicts.name_rows(clashes, lambda where: read._lines(spark, where)):
+                named.add(where, n, why)
+            named.say("reports build", sys.stderr)
+            return 2
         rows = S.stored_rows(read.normalize(raw), partitions, dedupe=repeats)
         if accumulate:
             version = S.commit_records(rows, store_uri, replace=False, dates=checked.dates)

@@ -237,6 +237,33 @@ def _unnice(parent: int) -> None:
 
 # How long the JVM may take to exit once Spark has stopped, before it is killed.
 JVM_EXIT_S = 20.0
+# How long py4j's releases of Java objects may take to be sent before the JVM is told to exit.
+SETTLE_S = 5.0
+
+
+def _settle(gateway, wait_s: float = SETTLE_S) -> None:
+    """Leave the JVM nothing to answer once it is told to exit. The rule: a successful build prints no
+    stack trace. py4j tells the JVM of every Java object Python frees, from a thread of its own
+    (its FinalizerWorker); one such message in flight as the JVM exited was answered by a reset
+    connection, which py4j logs as "ERROR:root:Exception while sending command." with a traceback, at
+    the end of the main job's report. So: the objects in reference cycles are freed now (gc), their
+    releases sent while the JVM answers (the worker stopped after them, bounded by wait_s), and the
+    client then sends nothing more (a later release is dropped: the JVM is going away)."""
+    import gc
+
+    client = getattr(gateway, "_gateway_client", None)
+    if client is None:
+        return
+    gc.collect()
+    queue = getattr(client, "finalizer_deque", None)
+    if queue is not None:   # py4j's ClientServer (pyspark's pinned-thread mode, the default)
+        from py4j.clientserver import SHUTDOWN_FINALIZER_WORKER, FinalizerWorker
+
+        queue.appendleft(SHUTDOWN_FINALIZER_WORKER)   # taken after the releases queued before it
+        deadline = time.monotonic() + wait_s
+        for worker in [t for t in threading.enumerate() if isinstance(t, FinalizerWorker)]:
+            worker.join(max(0.0, deadline - time.monotonic()))
+    client.is_connected = False
 
 
 def _stop(spark) -> None:
@@ -245,13 +272,15 @@ def _stop(spark) -> None:
     this process) closes, which would otherwise happen only as this process exits."""
     from pyspark import SparkContext
 
-    proc = getattr(SparkContext._gateway, "proc", None)
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
     try:
         spark.stop()
     except Exception:  # noqa: BLE001 - a call cut short by SIGTERM leaves the gateway unusable; the JVM ends below
         pass
     if proc is None or proc.stdin is None:
         return
+    _settle(gateway)
     proc.stdin.close()
     try:
         proc.wait(JVM_EXIT_S)

@@ -13,8 +13,9 @@ Exit codes (also in --help and docs/reports.md):
      a torn last line, a missing required field, an unknown outcome; named by
      file:line), a record it cannot trust (reports/trust.py: dated in the future or
      before its run, naming a spec, clause or vector the registry does not know, or
-     disagreeing with its run's other rows on run metadata; named by file:line), or
-     no result records at all
+     disagreeing with its run's other rows on run metadata; named by file:line), two
+     rows of one key (run, vector, implementation, protocol) with different outcomes,
+     in any order (reports/conflicts.py; each named by file:line), or no result records at all
   3  only with --strict: nothing uncovered, but some expectation has expired,
      is stale (every result it matches now passes), or lists a deviation on rows that
      are no longer judged (error or not_applicable: they confirm nothing)

@@ -13,10 +13,14 @@ import os
 from dataclasses import dataclass, field
 
 from . import timeutil, validate
+from .conflicts import Conflicts
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
            "clause_outcomes", "error_kind", "protocol", "started", "suite_version", "vectors_digest")
 
+
+# A row's (file, line or None): where reports/conflicts.py names it.
+AT = "at"
 
 # _files' base for a Delta table's data files: no partition folders to parse, `spec` is a column.
 DELTA = object()
@@ -28,7 +32,7 @@ class InputError(ValueError):
 
 @dataclass
 class Reading:
-    rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl", "version"
+    rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl", "version", AT
     problems: validate.Problems = field(default_factory=validate.Problems)  # invalid records, torn last lines
 
 
@@ -115,11 +119,13 @@ def _read_json(fs, files: list[str], latest: _Latest, problems: validate.Problem
     for f in files:
         with fs.open_input_stream(f) as stream:
             lines = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="\n")
-            validate.scan_lines(f, lines, problems, lambda rec: _offer(rec, latest), trust=trust)
+            validate.scan_lines(f, lines, problems, lambda rec, n, f=f: _offer(rec, latest, (f, n)), trust=trust,
+                                numbered=True)
 
 
-def _offer(rec: dict, latest: _Latest) -> None:
+def _offer(rec: dict, latest: _Latest, at: tuple[str, int | None]) -> None:
     row = {c: rec.get(c) for c in COLUMNS}
+    row[AT] = at
     impl = row["impl"] = rec["implementation"]["name"]
     row["version"] = rec["implementation"].get("version")
     _tidy(row)
@@ -182,7 +188,7 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
         if trust is not None and (distrust := trust.check(row["file"], None, row)):
             problems.add(row["file"], None, distrust)
             continue
-        del row["file"]
+        row[AT] = (row.pop("file"), None)
         for c in COLUMNS:
             row.setdefault(c, None)
         _tidy(row)
@@ -201,6 +207,14 @@ def read_latest(paths: list[str], trust=None) -> Reading:
         if parquet:
             _read_parquet(fs, base, parquet, latest, problems, trust)
         _read_json(fs, json_files, latest, problems, trust)
+    # Rows of one key (reports/conflicts.py) with different outcomes are refused, whatever their order;
+    # the latest runs' rows are those the gate judges (rows of one key share a run, so both are here).
+    conflicts = Conflicts()
+    for impl in sorted(latest.rows):
+        for r in latest.rows[impl]:
+            conflicts.offer(r, *r[AT])
+    for where, n, why in conflicts.problems():
+        problems.add(where, n, why)
     rows, seen = [], set()
     for impl in sorted(latest.rows):
         for r in latest.rows[impl]:

@@ -86,8 +86,9 @@ class Problems:
                   "(only a torn last line is tolerated)", file=out)
 
 
-def scan_lines(where: str, lines, problems: Problems, on_record=None, trust=None) -> None:
+def scan_lines(where: str, lines, problems: Problems, on_record=None, trust=None, numbered: bool = False) -> None:
     """Check every line of one JSON Lines file; `lines` yields text lines with their line ends.
+    Each valid record is handed to `on_record(rec)`, or with `numbered` to `on_record(rec, line)`.
 
     A line that fails is an error, unless it is the file's last line, has no line
     end and does not parse as JSON: a torn last line. With `trust` (reports/trust.py), a valid
@@ -107,7 +108,7 @@ def scan_lines(where: str, lines, problems: Problems, on_record=None, trust=None
             continue
         if why is None:
             if on_record:
-                on_record(rec)
+                on_record(rec, n) if numbered else on_record(rec)
             continue
         pending = (n, line, why)
     if pending:

@@ -5,9 +5,9 @@
 # testcase per vector x implementation, its record as a JSON property), report/ (index.html,
 # summary.md, compliance.json, badges/). Exit status, in the convention of every command
 # (./mqconform --help): that of `python -m reports gate` when the vectors ran (0: no failure beyond
-# the known deviations in expectations/; 1: new failures; 2: bad input); 2 when pytest refused the
-# arguments or selected nothing; 3 when the run could not be done: interrupted (Ctrl-C, SIGTERM,
-# SIGHUP), pytest's internal error, no environment, or no report.
+# the known deviations in expectations/, or in the --expectations files given; 1: new failures; 2:
+# bad input); 2 when pytest refused the arguments or selected nothing; 3 when the run could not be
+# done: interrupted (Ctrl-C, SIGTERM, SIGHUP), pytest's internal error, no environment, or no report.
 #
 # Brokers: the catalog's default run (fixtures/provision/targets.yaml) starts in containers through
 # Docker, or podman's Docker API installed and started here when there is no Docker; images are
@@ -44,6 +44,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${MQCONFORM_OUT:-out}
+# The run's --expectations files (expectations/ without one) go to the report and the gate as well
+# as to pytest: rows the plugin marked expected-fail against a file are judged against that file.
+source scripts/expectations-of.sh
+expectations_of "$@"
 mkdir -p "$out"
 phases="$out/phases.txt"
 : > "$phases"
@@ -172,7 +176,7 @@ set -m
   : > "$env_done"
   python3 -m fixtures.run.clock early "$phases" "report (Spark)"
   exec nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" \
-    --expectations expectations --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" \
+    --expectations "${expectations[@]}" --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" \
     > "$out/report.log" 2>&1 ) &
 report=$!
 set +m
@@ -278,7 +282,7 @@ python3 -m fixtures.run.clock early "$phases" "gate"
 ( audit_status=0
   .venv/bin/python -m reports.audit "$out/results.jsonl" || audit_status=$?
   gate_status=0
-  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations expectations || gate_status=$?
+  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" || gate_status=$?
   if [ "$gate_status" = 0 ]; then exit "$audit_status"; else exit "$gate_status"; fi
 ) > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!

@@ -109,6 +109,47 @@ def test_a_build_waiting_for_its_signal_writes_what_a_one_shot_build_writes(resu
     assert proc.returncode == 0, stdout + stderr
     assert "Spark session started" in stdout and "reports build: 18 records" not in stderr
     assert _report(out) == _report(built[0])
+    # a successful build prints no stack trace (the main job shows this output): neither Python's nor the JVM's
+    assert not trace_lines(stdout + stderr), stdout + stderr
+
+
+def trace_lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines()
+            if "Traceback" in ln or ln.strip().startswith("at org.apache") or "Exception" in ln]
+
+
+STOP_SCRIPT = """\
+import gc, sys, time
+from reports import early_session, session
+from pyspark import SparkContext
+
+spark = session.start("local[1]", {"spark.sql.shuffle.partitions": "1"})
+held = [spark.sparkContext._jvm.java.lang.StringBuilder() for _ in range(50)]
+gateway = SparkContext._gateway
+client, stdin = gateway._gateway_client, gateway.proc.stdin
+told, sent = [], []
+close, send = stdin.close, client.send_command
+stdin.close = lambda: (told.append(1), close())
+client.send_command = lambda *a, **k: (sent.append(bool(told)), send(*a, **k))[1]
+early_session._stop(spark)
+held.clear()          # Java objects Python frees once the JVM is gone (as at the interpreter's exit)
+gc.collect()
+time.sleep(2.5)       # py4j's finalizer worker looks at its queue every second
+print("sent after the JVM was told to exit:", sum(sent), flush=True)
+"""
+
+
+def test_nothing_is_sent_to_the_jvm_once_it_is_told_to_exit():
+    # py4j's release of a Java object sent as the JVM exited was answered by a reset connection, which
+    # py4j logs with a traceback ("ERROR:root:Exception while sending command.") at the end of the main
+    # job's report: early_session._settle() sends the releases first, then nothing more.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("SPARK_LOCAL_IP", None)
+    r = subprocess.run([sys.executable, "-c", STOP_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "sent after the JVM was told to exit: 0" in r.stdout, r.stdout + r.stderr
+    assert not trace_lines(r.stdout + r.stderr), r.stdout + r.stderr
 
 
 def test_a_build_whose_signal_never_comes_exits_3_having_written_nothing(tmp_path):
