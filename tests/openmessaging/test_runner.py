@@ -317,11 +317,29 @@ def test_regions_blame_the_environment_not_the_product(om_vectors, monkeypatch):
     assert row.outcome == "error" and row.error_kind == "precondition"
 
 
-@pytest.mark.parametrize("vid", ["openmessaging.type-system.float-finite", "openmessaging.system-header.trace-id"])
-def test_client_limits_are_adapter_errors(om_vectors, monkeypatch, vid):
+@pytest.mark.parametrize("vid,outcome", [("openmessaging.type-system.float-finite", "fail"),
+                                         ("openmessaging.system-header.trace-id-offered", "unsupported"),
+                                         ("openmessaging.system-header.trace-id", "not_applicable")])
+def test_the_reference_providers_client_limits_are_its_own(om_vectors, monkeypatch, vid, outcome):
+    # pika cannot write a float field; rocketmq-python-client cannot set a trace: the reference
+    # provider lacks them, judged by the level (a MUST fails, a MAY is not shown, a clause of the
+    # feature does not bind), never an adapter error of the suite.
     protocol = "amqp091" if "float" in vid else "rocketmq-grpc"
     row = run(om_vectors, monkeypatch, vid, protocol=protocol)
-    assert row.outcome == "error" and row.error_kind == "adapter", row.message
+    assert row.outcome == outcome and row.error_kind is None, row.message
+
+
+def test_what_the_implementations_own_stack_lacks_is_judged_by_level(om_vectors, monkeypatch):
+    from fixtures.openmessaging.binding import Lacks
+
+    def lacking(*a, **k):
+        raise Lacks("no batch send in this client")
+    monkeypatch.setattr(FakeBinding, "_send_batch", lacking)
+    row = run(om_vectors, monkeypatch, "openmessaging.use-cases.highway-batch")      # MAY only
+    assert row.outcome == "unsupported" and "lacks it: no batch send" in row.message, row.message
+    monkeypatch.setattr(FakeBinding, "_send", lacking)
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.four-parts")      # MUST
+    assert row.outcome == "fail" and "lacks what this needs" in row.message, row.message
 
 
 # ---- the pool ----------------------------------------------------------------------------------
