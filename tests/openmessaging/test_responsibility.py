@@ -122,3 +122,16 @@ def test_the_reference_provider_names_itself_and_its_broker():
                      "version": "0.1.0+gabc",
                      "provenance": {"broker": "rabbitmq-4.0.5", "broker_product": "rabbitmq", "broker_version": "4.0.5",
                                     "protocol": "amqp091", "broker_image": "x@sha256:1"}}
+
+
+def test_a_protocol_default_is_the_brokers_message_but_no_evidence_of_behaviour():
+    """A field the broker's message omitted, read as its protocol's default (AMQP 1.0: no delivery-count
+    is 0), is the broker's message under the protocol's definition: credited for a server-side header,
+    recorded as `protocol-default` (not `broker`), and never a profile cell's evidence."""
+    from fixtures.openmessaging.profile import from_set_by
+    from fixtures.openmessaging.responsibility import credited
+
+    assert credited("server", "protocol-default") and credited("client", "protocol-default")
+    assert not credited("server", "mapping")
+    assert from_set_by({"deliveryCount": "protocol-default"}, "over amqp10 on x") == {}
+    assert from_set_by({"deliveryCount": "broker/protocol-default"}, "over amqp10 on x")["delivery-count"]["status"] == "native"
