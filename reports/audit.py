@@ -23,7 +23,7 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
   does not require, or a requirement the stated fact meets, is refused.
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
-- recomputed: an OpenMessaging message row whose observation record is beside the results
+- recomputed: an OpenMessaging row whose observation record is beside the results
   (`<results>.openmessaging-observations.jsonl`) has the outcome and clause outcomes the judge
   (fixtures/openmessaging/checks.py) gives that record again, without a broker (xfail / xpass
   read as fail / pass: the expectations' part, not the judge's).
@@ -281,14 +281,16 @@ SAME = {"xfail": "fail", "xpass": "pass"}      # what the expectations made of a
 
 
 def rejudged(rec: dict, record: dict, ctx: Context):
-    """The verdict (fixtures/verdict/verdicts.py) of an OpenMessaging message row judged again from its
-    record (fixtures/openmessaging/checks.py), with no broker."""
-    from fixtures.openmessaging.checks import judge_message
+    """The verdict (fixtures/verdict/verdicts.py) of an OpenMessaging row judged again from its record
+    (fixtures/openmessaging/checks.py), with no broker."""
+    from fixtures.openmessaging.checks import judge_message, judge_scenario
+    from fixtures.openmessaging.observation import SCENARIO_KIND
     from fixtures.verdict.verdicts import decide
 
     vector = ctx.vectors[rec["vector_id"]]
+    judge = judge_scenario if record.get("kind") == SCENARIO_KIND else judge_message
     try:
-        found, exc = judge_message(vector, record, _field_of(record), ctx.registry).findings, None
+        found, exc = judge(vector, record, _field_of(record), ctx.registry).findings, None
     except Exception as err:  # noqa: BLE001 - what the judge raises decides the row, as in the run
         found, exc = None, err
     return decide(vector, ctx.registry, exc, found)
@@ -298,7 +300,7 @@ def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
     out = []
     for r in rows:
         record = ctx.observations.get((r.rec["run_id"], r.rec.get("test_id")))
-        if record is None or record.get("kind") != "om-message" or not record.get("complete") \
+        if record is None or record.get("kind") not in ("om-message", "om-scenario") or not record.get("complete") \
                 or r.rec["vector_id"] not in ctx.vectors:
             continue
         verdict = rejudged(r.rec, record, ctx)

@@ -111,3 +111,20 @@ def test_a_bundle_check_reads_the_sidecar(om_vectors, monkeypatch, tmp_path):
                                 "observation": record}) + "\n" + "not json\n")
     with pytest.raises(ValueError, match=r"openmessaging-observations.jsonl:2"):
         audit.read_observations(results)
+
+
+def test_every_scenario_row_with_a_record_is_judged_again_from_it_alone(om_vectors, monkeypatch):
+    """om-scenario rows too (and om-fault rows, which share the record): whatever the outcome, the
+    record gives it again. The fake binding reaches pass, fail and unsupported among them."""
+    seen = set()
+    for vector in om_vectors.vectors:
+        if vector.kind != "om-scenario":
+            continue
+        verdict, record = _run(om_vectors, monkeypatch, vector.id)
+        if record is None or not record.get("complete"):
+            continue                                  # decided before the scenario observed anything
+        assert record["kind"] == observation.SCENARIO_KIND
+        again = audit.rejudged({"vector_id": vector.id}, json.loads(json.dumps(record)), _ctx(om_vectors))
+        assert (again.outcome, again.clause_outcomes) == (verdict.outcome, verdict.clause_outcomes), vector.id
+        seen.add(verdict.outcome)
+    assert {"pass", "fail", "unsupported"} <= seen
