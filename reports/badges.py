@@ -70,6 +70,8 @@ def write(report: dict, out: Path) -> list[Path]:
         old.unlink()
     written = []
     for v in report["verdicts"]:
+        if v.get("badge") is None:     # no badge for mqconform's own code standing in (reports/model.py)
+            continue
         path = folder / badge_name(v["implementation"], v["spec"])
         path.write_text(verdict_svg(v), encoding="utf-8")
         written.append(path)

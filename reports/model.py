@@ -227,7 +227,9 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         g[row["outcome"]] = g.get(row["outcome"], 0) + row["n"]
     identities = {i["impl"]: i["implementation"] for i in agg.identities}
     judged = spec_verdicts(agg.level_counts, agg.cells, clauses, identities)
-    verdicts = [{**v, "badge": f"badges/{badge_name(v['implementation'], v['spec'])}"}
+    # A badge is a product's: mqconform's own code standing in (role reference) gets none.
+    verdicts = [{**v, "badge": (None if (identities.get(v["implementation"]) or {}).get("role") == "reference"
+                                else f"badges/{badge_name(v['implementation'], v['spec'])}")}
                 for v in judged if v["verdict"] is not None]
     without_verdict = [v for v in judged if v["verdict"] is None]
     level_pass_rates = {impl: {g: pass_rate(c) for g, c in groups.items()}

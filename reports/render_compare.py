@@ -71,18 +71,19 @@ def spec_key(spec: str, revision: str | None) -> str:
     return f"{spec} {revision or ''}".strip()
 
 
-def verdict_grid(report: dict) -> str:
-    """Spec revisions x implementations, each cell the verdict; a click filters the matrix to the spec."""
-    if not report["verdicts"]:
+def verdict_grid(report: dict, reference: bool = False) -> str:
+    """Spec revisions x implementations, each cell the verdict; a click filters the matrix to the spec.
+    The products' grid and the reference implementations' (mqconform's own code standing in: its
+    reference codecs and mappings) are two: a reference verdict is never shown among the products'
+    (docs/verdicts.md, "What a verdict covers")."""
+    impls = [i["name"] for i in report["implementations"] if (i.get("role") == "reference") == reference]
+    verdicts = [v for v in report["verdicts"] if v["implementation"] in set(impls)]
+    if not verdicts:
         return "<p class=muted>No verdicts.</p>"
-    impls = [i["name"] for i in report["implementations"]]
-    specs = sorted({(v["spec"], v["spec_revision"] or "") for v in report["verdicts"]})
-    by = {(v["implementation"], v["spec"], v["spec_revision"] or ""): v for v in report["verdicts"]}
-    # mqconform's own code standing in for a product is marked as such (docs/verdicts.md, "What a verdict covers")
-    ref = {i["name"] for i in report["implementations"] if i.get("role") == "reference"}
-    out = ['<table id="verdict-grid" class="grid"><tr><th>Spec</th>'
-           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}' + (' <span class="muted">reference</span>' if i in ref else "")
-                     + "</th>" for i in impls) + "</tr>"]
+    specs = sorted({(v["spec"], v["spec_revision"] or "") for v in verdicts})
+    by = {(v["implementation"], v["spec"], v["spec_revision"] or ""): v for v in verdicts}
+    out = [f'<table id="{"reference-grid" if reference else "verdict-grid"}" class="grid"><tr><th>Spec</th>'
+           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}</th>' for i in impls) + "</tr>"]
     for spec, rev in specs:
         key = spec_key(spec, rev)
         cells = []

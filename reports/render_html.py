@@ -439,6 +439,8 @@ def render(report: dict) -> str:
         f"<header><h1>mqconform compliance report</h1><p>generated {_e(report['generated'])} · "
         f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p></header><main>"
         f'<section id="comparison"><h2>Implementations side by side</h2>{render_compare.verdict_grid(report)}</section>'
+        f'<section id="reference"><h2>Reference implementations (mqconform\'s own code, never a product)</h2>'
+        f'{render_compare.verdict_grid(report, reference=True)}</section>'
         f'<section id="verdicts"><h2>Verdicts</h2>{_verdicts(report)}</section>'
         f'<section id="charts"><h2>Pass rates</h2>{charts.level_bars(report["level_pass_rates"])}'
         f'{charts.history_lines(report["history"])}</section>'

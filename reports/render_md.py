@@ -115,7 +115,16 @@ def render(report: dict) -> str:
                   "| Implementation | Version | Spec | Verdict | Covers | MUST clauses: apply / held | MUST | SHOULD | MAY |",
                   "|---|---|---|---|---|---|---|---|---|"]
         versions = {i["name"]: i["version"] for i in report["implementations"]}
-        for v in report["verdicts"]:
+        # mqconform's own code standing in (reference codecs and mappings) below the products, never among them
+        reference = {i["name"] for i in report["implementations"] if i.get("role") == "reference"}
+        ordered = [v for v in report["verdicts"] if v["implementation"] not in reference]
+        refs = [v for v in report["verdicts"] if v["implementation"] in reference]
+        for v in ordered + ([None] if refs else []) + refs:
+            if v is None:
+                lines += ["", "### Reference implementations (mqconform's own code, never a product)", "",
+                          "| Implementation | Version | Spec | Verdict | Covers | MUST clauses: apply / held | MUST | SHOULD | MAY |",
+                          "|---|---|---|---|---|---|---|---|---|"]
+                continue
             groups = {g: {} for g in GROUPS}
             for level, c in v["counts"].items():
                 g = groups[group_of(level)]
