@@ -125,13 +125,13 @@ def test_the_reference_provider_names_itself_and_its_broker():
 
 
 def test_a_protocol_default_is_the_brokers_message_but_no_evidence_of_behaviour():
-    """A field the broker's message omitted, read as its protocol's default (AMQP 1.0: no delivery-count
-    is 0), is the broker's message under the protocol's definition: credited for a server-side header,
-    recorded as `protocol-default` (not `broker`), and never a profile cell's evidence."""
+    """A value the broker's message states by its protocol's definition, with no field of its own
+    (AMQP 1.0: no delivery-count is 0; AMQP 0-9-1: redelivered=false), is the broker's message: credited
+    for a server-side header, recorded as `by-protocol` (not `broker`), and never a profile cell's evidence."""
     from fixtures.openmessaging.profile import from_set_by
     from fixtures.openmessaging.responsibility import credited
 
-    assert credited("server", "protocol-default") and credited("client", "protocol-default")
+    assert credited("server", "by-protocol") and credited("client", "by-protocol")
     assert not credited("server", "mapping")
-    assert from_set_by({"deliveryCount": "protocol-default"}, "over amqp10 on x") == {}
-    assert from_set_by({"deliveryCount": "broker/protocol-default"}, "over amqp10 on x")["delivery-count"]["status"] == "native"
+    assert from_set_by({"deliveryCount": "by-protocol"}, "over amqp10 on x") == {}
+    assert from_set_by({"deliveryCount": "broker/by-protocol"}, "over amqp10 on x")["delivery-count"]["status"] == "native"
