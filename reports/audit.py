@@ -137,14 +137,20 @@ def _level(ctx: Context, clause: str) -> str | None:
     return c.level if c is not None else None
 
 
+def _first_per_feature(group: list[Row], says, ctx: Context) -> dict[str, Row]:
+    """Feature -> the first row of `group` of which `says` (_offered_by or _not_offered_by) names it."""
+    out: dict[str, Row] = {}
+    for r in group:
+        feature = says(r, ctx)
+        if feature is not None:
+            out.setdefault(feature, r)
+    return out
+
+
 def not_offered_not_failed(rows: list[Row], ctx: Context) -> list[Breach]:
     out = []
     for group in _by_implementation(rows).values():
-        declared: dict[str, Row] = {}
-        for r in group:
-            feature = _not_offered_by(r, ctx)
-            if feature is not None:
-                declared.setdefault(feature, r)
+        declared = _first_per_feature(group, _not_offered_by, ctx)
         for r in group:
             v = ctx.vectors.get(r.rec["vector_id"])
             feature = getattr(v, "optional_feature", None)
@@ -159,11 +165,7 @@ def not_offered_not_failed(rows: list[Row], ctx: Context) -> list[Breach]:
 def offered_or_not(rows: list[Row], ctx: Context) -> list[Breach]:
     out = []
     for group in _by_implementation(rows).values():
-        offered: dict[str, Row] = {}
-        for r in group:
-            feature = _offered_by(r, ctx)
-            if feature is not None:
-                offered.setdefault(feature, r)
+        offered = _first_per_feature(group, _offered_by, ctx)
         for r in group:
             feature = _not_offered_by(r, ctx)
             if feature in offered:
