@@ -174,6 +174,7 @@ def offered_or_not(rows: list[Row], ctx: Context) -> list[Breach]:
     return out
 
 
+MADE_USERS = "needs a user with chosen permissions; "   # a vector's users the suite may not or cannot make
 # Forms of a reason that is the implementation's own statement of what it does not offer; the
 # statement is its own (a codec's handshake list, the target's protocols), quoted in the message.
 OWN_STATEMENTS = ("the codec does not offer ", " does not offer this content mode", " refused ", " does not offer ")
@@ -228,6 +229,13 @@ def reason_given(rows: list[Row], ctx: Context) -> list[Breach]:
 
 
 def _reason_refused(r: Row, v, message: str, ctx: Context) -> str | None:
+    if message.startswith(MADE_USERS):          # fixtures/kinds/made_users.py refusal_to_make
+        if not v.input.get("users"):
+            return f"the reason says it needs users made with chosen permissions, and {v.id} makes none"
+        endpoint = bool((r.rec["implementation"].get("provenance") or {}).get("endpoint"))
+        if " is an endpoint and " in message and not endpoint:
+            return f"the reason says {r.impl} is an endpoint, and its row names no endpoint"
+        return None
     if message.startswith("needs "):
         key, _, rest = message[len("needs "):].partition("=")
         required = v.input.get("requires") if isinstance(v.input.get("requires"), dict) else {}

@@ -103,8 +103,8 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     accept = ["--accept-local-changes"] if local else []
     ok = mqconform("verify", *accept, str(out), env=env, timeout=300)
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    # six checks: manifest, rows, certificate, report, junit.xml, suite version and vectors digest
-    assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 6 and "verified" in ok.stdout, ok.stdout
+    # seven checks: manifest, rows, certificate, report, junit.xml, suite version and vectors digest, audit
+    assert ok.stdout.count("\nok  ") + ok.stdout.startswith("ok  ") == 7 and "verified" in ok.stdout, ok.stdout
 
     # One row altered: its outcome changed. As is, the manifest catches it; with the manifest
     # written again to match, the verdicts recomputed from the rows catch it.

@@ -160,3 +160,16 @@ def test_a_receiver_vector_citing_a_senders_may_says_nothing_of_it(ctx):
                 rec("ce-amqp.structured.application-properties-agree", "unsupported", impl="sdk", kind="codec",
                     protocol=None, spec="ce-amqp"))
     assert audit.audit(both, ctx) == []
+
+
+def test_a_reason_of_users_not_made_needs_a_vector_with_users_and_an_endpoint(ctx):
+    with_users = next(v for v in ctx.vectors.values() if v.input.get("users"))
+    without = next(v for v in ctx.vectors.values() if v.spec == with_users.spec and not v.input.get("users"))
+    says = ("needs a user with chosen permissions; mine is an endpoint and the certifier did not allow the suite to "
+            "make users there (--allow-users)")
+    endpoint = {"endpoint": "amqp://u:***@h:5672", "product": "rabbitmq"}
+    row = lambda vid, prov: rec(vid, "not_applicable", impl="mine", kind="broker", protocol="amqp10",  # noqa: E731
+                                spec=with_users.spec, version="4.3.6", provenance=prov, message=says)
+    assert audit.reason_given(rows(row(with_users.id, endpoint)), ctx) == []
+    assert names(audit.reason_given(rows(row(without.id, endpoint)), ctx)) == ["reason-given"]
+    assert names(audit.reason_given(rows(row(with_users.id, {"product": "rabbitmq"})), ctx)) == ["reason-given"]
