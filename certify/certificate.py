@@ -170,6 +170,10 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
             "name": impl["name"], "kind": impl.get("kind"), "role": model.coverage_rule.identity(impl)["role"],
             "version": impl.get("version"),
             "endpoint": prov.get("endpoint"),
+            # how the endpoint was given, which a rerun gives again (certify/rerun.py): its query options
+            # and the certifier's consent to users made there
+            **({"endpoint_options": prov.get("endpoint_options", ""), "allow_users": prov.get("allow_users") == "yes"}
+               if prov.get("endpoint") else {}),
             # a container that exited during start and was started once more (provision/containers.py)
             **({"start_attempts": prov["start.attempts"]} if prov.get("start.attempts", "1") != "1" else {}),
             "server": {k.removeprefix("server_"): prov[k] for k in SERVER_FACTS if prov.get(k)},
@@ -265,7 +269,10 @@ def coverage_cell(cov: dict) -> str:
 
 def _broker_rows(impl: dict) -> list[str]:
     server = impl["server"]
-    return [f"| endpoint | {md_cell(impl['endpoint'] or '—')} |",
+    given = ([f"| endpoint options | {md_cell(impl['endpoint_options'] or 'none')} |",
+              f"| users made by vectors | {'allowed (--allow-users)' if impl['allow_users'] else 'not allowed'} |"]
+             if "allow_users" in impl else [])
+    return [f"| endpoint | {md_cell(impl['endpoint'] or '—')} |", *given,
             f"| product, as the broker said | {md_cell(server.get('product', 'not said'))} |",
             f"| version, as the broker said | {md_cell(server.get('version', impl['version'] or 'not said'))} |",
             f"| platform | {md_cell(server.get('platform', '—'))} |",
@@ -356,6 +363,7 @@ def render(f: dict) -> str:
               "clause by clause; `junit.xml` has one test case per row. That proves the bundle whole and",
               "self-consistent, not that its rows came from this broker: `./mqconform verify --rerun THIS_FOLDER`",
               f"runs the vectors again and compares; {f.get('rerun', {}).get('reproducible_vectors', 0)} vector(s) must "
-              f"give the same outcome, {len(f.get('rerun', {}).get('timing_dependent', {}))} depend on timing "
+              f"give the same outcome, {len(f.get('rerun', {}).get('timing_dependent', {}))} depend on timing, "
+              f"{len(f.get('rerun', {}).get('strict_part', {}))} of them only after a part compared strictly "
               "(certificate.json `rerun`).", ""]
     return "\n".join(lines)

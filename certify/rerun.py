@@ -5,14 +5,18 @@ broker it names. A rerun does, as far as a rerun can:
   1. the checkout must be the certificate's suite commit, with no local changes, and its vectors
      digest the certificate's (else exit 2: check out that commit): the same vectors, judged the same way;
   2. the broker: the catalog target of the same product and version (the certificate's, as the broker
-     said it), with the same stated facts (the endpoint URL's `amqp_address_v1`, ...), started here;
-     or, when the catalog has none or the checker asks (`--rerun endpoint`), the endpoint itself, its
-     password given as certify takes it (MQCONFORM_PASSWORD_<NAME>, --netrc-file), the rerun's rows
+     said it), with the same stated facts (certificate.json `stated_facts`: `amqp_address_v1`, ...),
+     started here; or, when the catalog has none or the checker asks (`--rerun endpoint`), the endpoint
+     itself, given as certify was given it: its query options and the certifier's consent to users
+     (certificate.json `endpoint_options`, `allow_users`; never read from the masked URL), its
+     password as certify takes it (MQCONFORM_PASSWORD_<NAME>, --netrc-file), the rerun's rows
      having to name the same product and version;
   3. the rerun's rows compared with the bundle's, per vector id x implementation (the certified name,
      or the target's, stands for the implementation under test): a reproducible vector whose outcome
      differs fails verify (exit 1), listed; a timing-dependent one (certify/timing.py, listed in
-     certificate.json) is reported and fails nothing.
+     certificate.json) is reported and fails nothing, unless a row of it (either side's) failed or was
+     not judged at a step before its timing (its setup, an attach, a declare): then it is compared
+     strictly, as a reproducible one.
 What a rerun cannot show: that the vendor's production broker is the one certified (only that the
 same product and version give these rows), nor anything about vectors that depend on timing.
 
@@ -83,13 +87,32 @@ def _all_facts() -> tuple[str, ...]:
     return (*FACT_VALUES, "config_default")
 
 
-def stated_facts(endpoint: str | None) -> dict[str, str]:
-    """The facts the certified endpoint's URL stated (?amqp_address_v1=denied, ...)."""
-    from fixtures.vectordata.facts import FACT_VALUES
-
-    if not endpoint:
-        return {}
+def stated_facts(cert: dict) -> dict[str, str]:
+    """The facts the vendor stated of the certified endpoint (?amqp_address_v1=denied, ...), as the
+    certificate keeps them from the rows (certify/stated.py), never read from a URL shown masked."""
+    kept = (cert.get("stated_facts") or {}).get("stated")
+    if kept is not None:
+        return dict(kept)
+    from fixtures.vectordata.facts import FACT_VALUES  # a certificate made before the facts were kept
+    endpoint = cert["implementation"].get("endpoint") or ""
     return {k: v for k, v in parse_qsl(urlsplit(endpoint).query) if k in FACT_VALUES}
+
+
+def endpoint_url(cert: dict, given: str | None = None) -> str:
+    """The URL the rerun reaches the endpoint by: the checker's (`--endpoint URL`) or the certificate's,
+    without a password (given as certify takes it), with the query options the certificate records
+    (`endpoint_options`: protocols, facts, addresses, ...). A checker's URL whose own options differ
+    from the certificate's is refused: the rerun asks the same broker the same way."""
+    impl = cert["implementation"]
+    options = impl.get("endpoint_options") or ""
+    base = (given or impl.get("endpoint") or "").replace(":***@", "@")
+    if not base:
+        raise CannotRerun("cannot rerun: the catalog has no such target and the certificate names no endpoint")
+    url, _, own = base.partition("?")
+    if given and own and sorted(parse_qsl(own)) != sorted(parse_qsl(options)):
+        raise CannotRerun(f"--endpoint: its options ?{own} are not the certificate's (?{options or ''}); give the "
+                          "URL without options: the rerun takes them from certificate.json")
+    return f"{url}?{options}" if options else url
 
 
 def catalog_target(cert: dict) -> str | None:
@@ -99,7 +122,7 @@ def catalog_target(cert: dict) -> str | None:
 
     server = cert["implementation"].get("server") or {}
     product, version = (server.get("product") or "").lower(), server.get("version") or cert["implementation"].get("version")
-    facts = stated_facts(cert["implementation"].get("endpoint"))
+    facts = stated_facts(cert)
     for t in catalog.load().targets.values():
         if t.product.lower() != product or t.version != version:
             continue
@@ -129,6 +152,8 @@ def _run(cert: dict, folder: Path, work: Path, target: str | None, endpoint: str
         impl = target
     else:
         cmd += ["--endpoint", f"{name}={endpoint}", "--impl", name]
+        if cert["implementation"].get("allow_users"):   # the certifier's consent, as certify had it
+            cmd.append("--allow-users")
         if netrc_file:
             cmd += ["--netrc-file", str(Path(netrc_file).resolve())]
         impl = name
@@ -163,9 +188,11 @@ def _key(row: dict, name: str) -> tuple[str, str]:
 
 
 def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], rerun_name: str,
-            timed: dict, stated=frozenset()) -> dict:
+            timed: dict, stated=frozenset(), strict: dict | None = None, same_broker: bool = False) -> dict:
     """Outcome by outcome: {"same": n, "differ": [...], "timing": [...]}, each difference
-    (vector id, implementation, the bundle's outcomes, the rerun's)."""
+    (vector id, implementation, the bundle's outcomes, the rerun's). `timed`: vector id -> why it
+    depends on timing; `strict`: vector id -> its part before the timing (certify/timing.py strict_part)."""
+    strict = strict or {}
     def group(rows, name):
         out: dict[tuple, list[str]] = {}
         for r in rows:
@@ -183,12 +210,20 @@ def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], r
                 if r["outcome"] == "not_applicable" and (m := _NEEDS.match(r.get("message") or ""))
                 and m.group(1) not in stated}
     # A vector the bundle did not judge for the certifier's own reasons claims nothing a rerun could
-    # contradict: one not applicable because the certifier did not allow the suite to make users on
-    # the endpoint (--allow-users), or a setup the endpoint could not give (a precondition error, e.g.
-    # no management API to find a server-named queue with). Not compared, and said.
-    unstated |= {_key(r, bundle_name) for r in bundle_rows
-                 if (r["outcome"] == "not_applicable" and "--allow-users" in (r.get("message") or ""))
-                 or (r["outcome"] == "error" and r.get("error_kind") == "precondition")}
+    # contradict on another broker: one not applicable because the certifier did not allow the suite to
+    # make users on the endpoint (--allow-users), or a setup the endpoint could not give (a precondition
+    # error, e.g. no management API to find a server-named queue with). Not compared on a catalog target,
+    # and said; a rerun against the endpoint itself, given as certify was given it (`same_broker`), must
+    # give them again: a failure rewritten as a setup error is a difference there.
+    if not same_broker:
+        unstated |= {_key(r, bundle_name) for r in bundle_rows
+                     if (r["outcome"] == "not_applicable" and "--allow-users" in (r.get("message") or ""))
+                     or (r["outcome"] == "error" and r.get("error_kind") == "precondition")}
+    # A timing-dependent vector whose row (either side's) failed or was not judged at a step before its
+    # timing (certify/timing.py strict_part) is compared strictly, as a reproducible one.
+    early = {_key(r, name) for rows, name in ((bundle_rows, bundle_name), (rerun_rows, rerun_name))
+             for r in rows if r["vector_id"] in timed and r["outcome"] != "pass"
+             and timing.before_timing(r.get("failed_step"), strict.get(r["vector_id"], (False, 0)))}
     mine, again = group(bundle_rows, bundle_name), group(rerun_rows, rerun_name)
     res = {"same": 0, "differ": [], "timing": [], "unjudged": []}
     for key in sorted(set(mine) | set(again)):
@@ -200,7 +235,7 @@ def compare(bundle_rows: list[dict], bundle_name: str, rerun_rows: list[dict], r
         elif key in lost or key in unstated:
             res["unjudged"].append((*key, mine[key], theirs))
         else:
-            res["timing" if key[0] in timed else "differ"].append((*key, mine[key], theirs))
+            res["timing" if key[0] in timed and key not in early else "differ"].append((*key, mine[key], theirs))
     return res
 
 
@@ -250,9 +285,7 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
             raise CannotRerun(f"cannot rerun: the catalog has no {server.get('product')} {server.get('version')} "
                               "with the facts the endpoint stated (`--rerun endpoint` reruns against the endpoint)")
         if target is None:
-            endpoint = endpoint or (cert["implementation"].get("endpoint") or "").replace(":***@", "@")
-            if not endpoint:
-                raise CannotRerun("cannot rerun: the catalog has no such target and the certificate names no endpoint")
+            endpoint = endpoint_url(cert, endpoint)
         where = f"catalog target {target}" if target else f"endpoint {cert['implementation']['name']}"
         print(f"rerun: {len(rows)} row(s) of {cert['implementation']['name']} again, against {where}", file=out, flush=True)
         with tempfile.TemporaryDirectory(prefix="mqconform-rerun-") as tmp:
@@ -267,7 +300,7 @@ def rerun(folder: Path, how: str = "auto", endpoint: str | None = None, netrc_fi
         print(f"verify --rerun: {exc}", file=sys.stderr)
         return exc.code
     return _report(folder, cert, rows, again, name, where,
-                   set(stated_facts(cert["implementation"].get("endpoint"))) if target else set(_all_facts()), out)
+                   set(stated_facts(cert)) if target else set(_all_facts()), out, same_broker=target is None)
 
 
 def _rerun_codec(folder: Path, cert: dict, rows: list[dict], codec: str | None, out) -> int:
@@ -297,10 +330,13 @@ def _rerun_codec(folder: Path, cert: dict, rows: list[dict], codec: str | None, 
     return _report(folder, cert, rows, mine, name, where, set(), out)
 
 
-def _report(folder: Path, cert: dict, rows: list[dict], again: list[dict], name: str, where: str, stated, out) -> int:
+def _report(folder: Path, cert: dict, rows: list[dict], again: list[dict], name: str, where: str, stated, out,
+            same_broker: bool = False) -> int:
     """The bundle's rows and the rerun's compared, printed, and the exit code."""
-    timed = timing.split({r["vector_id"] for r in rows})["timing_dependent"]
-    res = compare(rows, cert["implementation"]["name"], again, name, timed, stated=stated)
+    split = timing.split({r["vector_id"] for r in rows})
+    timed = split["timing_dependent"]
+    res = compare(rows, cert["implementation"]["name"], again, name, timed, stated=stated, strict=split["strict"],
+                  same_broker=same_broker)
     lost = {_key(r, name) for r in again if r["outcome"] == "error" and r.get("error_kind") in UNJUDGED_KINDS}
     print(f"rerun: {res['same']} vector x implementation outcome(s) the same, {len(res['differ'])} reproducible "
           f"one(s) differ, {len(res['timing'])} timing-dependent one(s) differ (reported, not failing), "

@@ -96,9 +96,11 @@ def default_out(name: str) -> Path:
     return Path("certificates") / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', name)}-{stamp}"
 
 
-def spec_problem(globs: list[str], not_here: tuple[str, ...] = ()) -> str | None:
+def spec_problem(globs: list[str], not_here: tuple[str, ...] = (), kind: str | None = None) -> str | None:
     """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry,
-    one matching only specs in `not_here`, which this kind of implementation is not certified on), or None: said before anything runs (the run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
+    one matching only specs in `not_here`, which this kind of implementation is not certified on, or
+    only specs whose text describes other kinds than `kind`), or None: said before anything runs (the
+    run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
     from fnmatch import fnmatchcase
 
     from fixtures.vectordata.registry import RegistryError, load_registry
@@ -106,7 +108,8 @@ def spec_problem(globs: list[str], not_here: tuple[str, ...] = ()) -> str | None
     if not globs:
         return None
     try:
-        known = sorted(load_registry(ROOT / "vectors" / "clauses").specs)
+        registry = load_registry(ROOT / "vectors" / "clauses")
+        known = sorted(registry.specs)
     except RegistryError:
         return None   # the run says what is wrong with the registry
     for glob in globs:
@@ -118,7 +121,22 @@ def spec_problem(globs: list[str], not_here: tuple[str, ...] = ()) -> str | None
         if all(s in not_here for s in known if fnmatchcase(s, glob)):
             return (f"--spec {glob!r}: a broker is not certified on {', '.join(not_here)}: its verdicts belong to "
                     f"OpenMessaging providers; `./mqconform run --endpoint ...` shows the broker's OpenMessaging profile")
+        if kind is not None and (why := _not_describing(registry, [s for s in known if fnmatchcase(s, glob)], kind)):
+            return f"--spec {glob!r}: {why}"
     return None
+
+
+def _not_describing(registry, specs: list[str], kind: str) -> str | None:
+    """Why none of `specs` can certify an implementation of `kind`: each text's `applies_to` describes
+    other kinds only (the CloudEvents bindings describe codecs), quoted; None when one of them may."""
+    whys = []
+    for name in specs:
+        applies = registry.specs[name].applies_to
+        if not applies or any(a.kind in (None, kind) for a in applies):
+            return None
+        whys.append(f"{name} describes {', '.join(sorted({a.kind for a in applies}))} (\"{applies[0].because.strip()}\")")
+    return (f"not a {kind}'s text: " + "; ".join(whys) + f". Nothing to certify a {kind} on; `./mqconform run "
+            "--endpoint ...` measures CloudEvents through a broker, `certify --codec` certifies an SDK")
 
 
 def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
@@ -165,7 +183,7 @@ def certify(endpoint: str, specs: list[str], out: str | None = None, netrc_file:
     entries = _declared(name, deviations)
     if isinstance(entries, int):
         return entries
-    problem = spec_problem(specs, PROVIDER_SPECS)
+    problem = spec_problem(specs, PROVIDER_SPECS, kind="broker")
     if problem:
         _say(problem)
         return EXIT_USAGE

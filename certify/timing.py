@@ -13,6 +13,14 @@ are, which its data shows in one of these ways (each reason is recorded):
     `false` or `0`): both end on a quiet period too.
 Every other vector is reproducible: a rerun of the same vectors against the same product and version
 must give the same outcome, or the rows did not come from that product.
+
+Timing belongs to a step, not to a vector as a whole (`strict_part`): a vector of steps
+(`expect.steps`) depends on timing from its first step whose data shows one of the signs above;
+the steps before it (an attach, a declare, a send) and its setup (`input.setup`, unless the setup
+itself shows one) are reproducible. A rerun row that failed or could not be judged at such a step,
+or a bundle row that says so, is compared strictly: a vector that fails at its attach cannot be
+flipped to pass under the cover of a quiet period that comes later. Timing anywhere else in the
+vector's data (its input, an expectation outside the steps) makes the whole vector timing-dependent.
 """
 from __future__ import annotations
 
@@ -26,6 +34,39 @@ _AGAIN = re.compile(r"(?:^|[._])(?:redeliver\w*|again|late)(?:[._]|$)")
 
 def reasons(vector) -> list[str]:
     """Why a vector's outcome depends on timing; empty when it does not."""
+    return _reasons(vector.input, vector.expect)
+
+
+def strict_part(vector) -> tuple[bool, int]:
+    """(whether its setup is reproducible, how many of its first steps are): the part of a
+    timing-dependent vector that comes before any timing, compared strictly by a rerun."""
+    inp = dict(vector.input) if isinstance(vector.input, dict) else {}
+    setup = inp.pop("setup", None)
+    exp = dict(vector.expect) if isinstance(vector.expect, dict) else {}
+    steps = exp.pop("steps", None)
+    setup_ok = not _reasons(setup, None)
+    if _reasons(inp, exp) or not isinstance(steps, list):
+        return setup_ok, 0
+    n = 0
+    for step in steps:
+        if _reasons(None, step):
+            break
+        n += 1
+    return setup_ok, n
+
+
+def before_timing(step: dict | None, part: tuple[bool, int]) -> bool:
+    """Whether a row's `failed_step` is in the strict part (setup, or a step before the first timed one)."""
+    if not step:
+        return False
+    setup_ok, n = part
+    index = step.get("index")
+    if index is None:
+        return step.get("role") == "setup" and setup_ok
+    return 1 <= index <= n
+
+
+def _reasons(inp, expect) -> list[str]:
     found: set[str] = set()
 
     def walk(node, key: str | None = None) -> None:
@@ -52,32 +93,38 @@ def reasons(vector) -> list[str]:
         elif isinstance(node, str) and re.fullmatch(r"\+\d+", node):
             found.add(f"sets a time relative to the send ({key}: {node})")
 
-    walk(vector.input)
-    walk(vector.expect)
+    walk(inp)
+    walk(expect)
     return sorted(found)
 
 
 def split(vector_ids, vectors_dir=None) -> dict:
-    """{"timing_dependent": {vector id: [reasons]}, "reproducible": n} over the given vector ids, with
-    this checkout's vectors (verify has checked that their digest is the certificate's)."""
+    """{"timing_dependent": {vector id: [reasons]}, "reproducible": n, "strict": {vector id: strict_part}}
+    over the given vector ids, with this checkout's vectors (verify has checked that their digest is the
+    certificate's)."""
     from pathlib import Path
 
     from fixtures.vectordata.vectors import load_vectors
 
     root = Path(vectors_dir) if vectors_dir else Path(__file__).resolve().parent.parent / "vectors"
     by_id = {v.id: v for v in load_vectors(root).vectors}
-    timed, plain = {}, 0
+    timed, strict, plain = {}, {}, 0
     for vid in sorted(set(vector_ids)):
         why = reasons(by_id[vid]) if vid in by_id else ["not in this checkout's vectors"]
         if why:
             timed[vid] = why
+            if vid in by_id:
+                strict[vid] = strict_part(by_id[vid])
         else:
             plain += 1
-    return {"timing_dependent": timed, "reproducible": plain}
+    return {"timing_dependent": timed, "reproducible": plain, "strict": strict}
 
 
 def plan(rows: list[dict]) -> dict:
-    """What a certificate says a rerun must reproduce (certificate.json `rerun`)."""
+    """What a certificate says a rerun must reproduce (certificate.json `rerun`): the reproducible
+    vectors, and of each timing-dependent one why, and which of its part is compared strictly."""
     s = split(r["vector_id"] for r in rows)
     return {"rule": "certify/timing.py", "reproducible_vectors": s["reproducible"],
-            "timing_dependent": s["timing_dependent"]}
+            "timing_dependent": s["timing_dependent"],
+            "strict_part": {vid: {"setup": setup, "steps": n} for vid, (setup, n) in s["strict"].items()
+                            if setup or n}}

@@ -33,7 +33,8 @@ from .record import tally_of
 T = TypeVar("T")
 
 
-def _case(column, mapping: dict):
+def mapped(column, mapping: dict):
+    """`column` mapped through `mapping` (a CASE expression; a value not in it gives null)."""
     expr = None
     for key, value in mapping.items():
         expr = (F.when(column == F.lit(key), F.lit(value)) if expr is None
@@ -60,7 +61,7 @@ def project(df: DataFrame) -> DataFrame:
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
         "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol", "implementation", "profile",
         "tally",
-        _case(F.col("outcome"), SEVERITY).alias("sev"),
+        mapped(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
 
@@ -116,7 +117,7 @@ def clause_rows(d: DataFrame) -> DataFrame:
     return (d.withColumn("_c", F.explode(per_clause))
              .withColumn("clause_id", F.col("_c.key"))
              .withColumn("clause_outcome", F.col("_c.value"))
-             .withColumn("clause_sev", _case(F.col("clause_outcome"), SEVERITY))
+             .withColumn("clause_sev", mapped(F.col("clause_outcome"), SEVERITY))
              .drop("_c"))
 
 
@@ -296,7 +297,7 @@ FLAKY_STATE = ("impl", "vector_id", "pairs", "changes", "run_us", "run_id", "cls
 
 def per_run_vectors(d: DataFrame) -> DataFrame:
     """Per (impl, vector_id, run_id): the worst outcome's class, and the run's time, version and digest."""
-    cls = _case(F.col("sev"), {s: CLASS_OF[o] for o, s in SEVERITY.items()})
+    cls = mapped(F.col("sev"), {s: CLASS_OF[o] for o, s in SEVERITY.items()})
     return (d.groupBy("impl", "vector_id", "run_id")
             .agg(F.max("sev").alias("sev"), F.min("run_us").alias("run_us"),
                  F.min("version").alias("version"), F.min("vectors_digest").alias("digest"))

@@ -19,8 +19,9 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
   the vector requires that the target states otherwise or does not state (the target's stated
   facts, else the catalog's), the vector's own `optional_feature` not offered, or the
   implementation's own statement that it does not offer what the vector needs (a codec's
-  handshake, a target's protocols). A reason of another form, or one naming a fact the vector
-  does not require, or a requirement the stated fact meets, is refused.
+  handshake, a target's protocols: a protocol the vector does not speak, or one the row's
+  provenance says the target offers, is refused). A reason of another form, or one naming a fact
+  the vector does not require, or a requirement the stated fact meets, is refused.
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
 - recomputed: an OpenMessaging row whose observation record is beside the results
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -177,6 +179,8 @@ def offered_or_not(rows: list[Row], ctx: Context) -> list[Breach]:
 MADE_USERS = "needs a user with chosen permissions; "   # a vector's users the suite may not or cannot make
 # Forms of a reason that is the implementation's own statement of what it does not offer; the
 # statement is its own (a codec's handshake list, the target's protocols), quoted in the message.
+# A target's own protocols (its provenance `protocols`, an endpoint's given or probed) lacking the vector's.
+NOT_OFFERED = re.compile(r"\S+ does not offer (.+?), which this vector speaks ")
 OWN_STATEMENTS = ("the codec does not offer ", " does not offer this content mode", " refused ", " does not offer ")
 
 
@@ -233,7 +237,7 @@ def _reason_refused(r: Row, v, message: str, ctx: Context) -> str | None:
         if not v.input.get("users"):
             return f"the reason says it needs users made with chosen permissions, and {v.id} makes none"
         endpoint = bool((r.rec["implementation"].get("provenance") or {}).get("endpoint"))
-        if " is an endpoint and " in message and not endpoint:
+        if " is an endpoint " in message and not endpoint:
             return f"the reason says {r.impl} is an endpoint, and its row names no endpoint"
         return None
     if message.startswith("needs "):
@@ -253,6 +257,15 @@ def _reason_refused(r: Row, v, message: str, ctx: Context) -> str | None:
     if message.startswith("the text describes "):
         return None if _described(r, v, ctx) else \
             f"the reason says the text does not describe {r.impl}, and its clauses' applies_to does"
+    if (m := NOT_OFFERED.match(message)) is not None:   # fixtures/plugin/targets.py `broker`
+        offered = (r.rec["implementation"].get("provenance") or {}).get("protocols")
+        lacking = {p.strip() for p in m.group(1).split(",")}
+        speaks = v.input.get("protocol")
+        if speaks is not None and speaks not in lacking:
+            return f"the reason says the target lacks {m.group(1)}, and {v.id} speaks {speaks}"
+        if offered is not None and lacking & set(offered.split(",")):
+            return f"the reason says the target lacks {m.group(1)}, and its row's provenance says it offers {offered}"
+        return None
     if any(form in message for form in OWN_STATEMENTS):
         return None
     return f"a reason of no form the record gives: {message[:160]!r}"

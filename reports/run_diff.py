@@ -25,7 +25,7 @@ import re
 import sys
 
 from .markdown import code_cell, decided_by, md_cell
-from .outcomes import BY_SEVERITY
+from .outcomes import BY_CLAUSE_RANK, CLAUSE_RANK, UNJUDGED_CLAUSE
 
 MIN_PREFIX = 4        # characters of a run id prefix
 SHOWN_RUNS = 20       # known runs an error lists, newest first
@@ -121,17 +121,23 @@ def clause_changes(d, a: str, b: str) -> list[dict]:
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    from .aggregate import clause_rows
+    from .aggregate import clause_rows, mapped
 
     side = F.when(F.col("run_id") == a, 0).otherwise(1)
     both = (d.groupBy("impl").agg(F.countDistinct("run_id").alias("n")).where("n = 2").select("impl"))
     key = ["impl", "spec", "spec_revision", "clause_id"]
     w = Window.partitionBy(*key)
     rows = (clause_rows(d.join(F.broadcast(both), "impl", "left_semi"))
-            .select(*key, "vector_id", "test_id", side.alias("side"), "clause_sev", F.struct(*EVIDENCE).alias("ev")))
-    before = F.max(F.when(F.col("side") == 0, F.col("clause_sev"))).over(w)
-    after = F.max(F.when(F.col("side") == 1, F.col("clause_sev"))).over(w)
-    changed = rows.select("*", before.alias("before"), after.alias("after")).where(~F.col("before").eqNullSafe(F.col("after")))
+            .select(*key, "vector_id", "test_id", side.alias("side"),
+                    mapped(F.col("clause_outcome"), CLAUSE_RANK).alias("rank"), F.struct(*EVIDENCE).alias("ev")))
+    before = F.max(F.when(F.col("side") == 0, F.col("rank"))).over(w)
+    after = F.max(F.when(F.col("side") == 1, F.col("rank"))).over(w)
+    unjudged = [CLAUSE_RANK[o] for o in UNJUDGED_CLAUSE]
+
+    def judged(c):
+        return c.isNotNull() & ~c.isin(*unjudged)
+    changed = (rows.select("*", before.alias("before"), after.alias("after"))
+               .where(~F.col("before").eqNullSafe(F.col("after")) & (judged(F.col("before")) | judged(F.col("after")))))
     pairs = (changed.groupBy(*key, "vector_id", "test_id")
              .agg(F.first("before").alias("before"), F.first("after").alias("after"),
                   F.first(F.when(F.col("side") == 0, F.col("ev")), ignorenulls=True).alias("a"),
@@ -140,7 +146,7 @@ def clause_changes(d, a: str, b: str) -> list[dict]:
     out = []
     for r in pairs.collect():
         row = r.asDict(recursive=True)
-        row["before"], row["after"] = BY_SEVERITY.get(row["before"]), BY_SEVERITY.get(row["after"])
+        row["before"], row["after"] = BY_CLAUSE_RANK.get(row["before"]), BY_CLAUSE_RANK.get(row["after"])
         out.append(row)
     return out
 

@@ -91,6 +91,9 @@ install_packages() {
     timeout 900 apt-get install -y -qq --no-install-recommends "${missing[@]}" \
         uidmap fuse-overlayfs slirp4netns iptables >&2 \
         || die "apt-get install ${missing[*]} failed"
+    # The lock goes with the install: a descriptor left open is inherited by the podman service this
+    # script starts and by the job after it, which would hold the lock for as long as they live.
+    exec 8>&-
 }
 
 write_conf() {

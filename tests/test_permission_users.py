@@ -60,9 +60,10 @@ def test_everything_but_amq_default_is_what_the_refusal_half_writes():
 
 # ---- who may make users ---------------------------------------------------------------------
 
-def _broker(endpoint=None, allowed=False, product="rabbitmq"):
+def _broker(endpoint=None, allowed=False, product="rabbitmq", users=None):
     target = Target("t", ("amqp10",), product, "4.0.5", endpoint=endpoint, users_allowed=allowed)
-    return SimpleNamespace(target=target, product=product)
+    part = users or SimpleNamespace(unusable=lambda: None)
+    return SimpleNamespace(target=target, product=product, shared={}, notes=[], users=lambda: part)
 
 
 def test_users_are_made_on_catalog_targets_and_endpoints_that_allow_it():
@@ -72,6 +73,26 @@ def test_users_are_made_on_catalog_targets_and_endpoints_that_allow_it():
     with pytest.raises(NotApplicable, match="--allow-users"):
         not_allowed(_broker(ep))
     assert "cannot make users on garagemq" in refusal_to_make(_broker(product="garagemq"))
+
+
+def test_an_endpoints_users_part_is_asked_once_before_any_user_and_the_run_is_told(api):
+    """--allow-users with no management API (or a login that may not make users): the vectors are
+    not_applicable saying why, no user is listed for removal, and the run says so once."""
+    ep = Endpoint.parse("amqp://u@127.0.0.1:1")
+    asked = []
+    dead = ManagementUsers("http://127.0.0.1:1", Endpoint("h", 1, "admin", "admin"), "/")
+    broker = _broker(ep, allowed=True, users=SimpleNamespace(unusable=lambda: asked.append(1) or dead.unusable()))
+    why = refusal_to_make(broker)
+    assert why.startswith("needs a user with chosen permissions; t is an endpoint whose users cannot be made: ")
+    assert "no management API answered at http://127.0.0.1:1" in why
+    assert refusal_to_make(broker) == why and asked == [1]
+    assert broker.notes == [f"endpoint t: --allow-users: no user can be made there ({why.split('made: ', 1)[1]}); "
+                            "the vectors that make users are not_applicable"]
+    assert "lacks the administrator tag (tags: management)" in \
+        ManagementUsers(api, Endpoint("h", 1, "admin", "admin"), "/").unusable()
+    _Api.admin = True
+    assert ManagementUsers(api, Endpoint("h", 1, "admin", "admin"), "/").unusable() is None
+    assert "401" in ManagementUsers(api, Endpoint("h", 1, "vendor", "pw"), "/").unusable()
 
 
 def test_a_made_users_name_never_shows_in_what_the_broker_said():
@@ -105,6 +126,7 @@ class _Api(http.server.BaseHTTPRequestHandler):
     """A stand-in for RabbitMQ's management API: users in a dict, one login allowed."""
     users: dict = {}
     seen: list = []
+    admin = False       # whether /api/whoami says the login holds the administrator tag
 
     def _answer(self, code, body=None):
         self.send_response(code)
@@ -119,6 +141,8 @@ class _Api(http.server.BaseHTTPRequestHandler):
         if self.headers.get("Authorization") != "Basic YWRtaW46YWRtaW4=":     # admin:admin
             return self._answer(401, {"error": "not_authorised", "reason": "Login failed"})
         parts = self.path.split("/")
+        if self.command == "GET" and self.path == "/api/whoami":
+            return self._answer(200, {"name": "admin", "tags": ["administrator"] if self.admin else ["management"]})
         if self.command == "GET" and self.path == "/api/users":
             return self._answer(200, [{"name": n} for n in self.users])
         if self.command == "PUT" and parts[2] == "users":
@@ -139,7 +163,7 @@ class _Api(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def api():
-    _Api.users, _Api.seen = {}, []
+    _Api.users, _Api.seen, _Api.admin = {}, [], False
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Api)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -15,7 +15,7 @@ from .conftest import run_address_vector
 SPEC = "rabbitmq-address@pr10873"
 
 
-@pytest.mark.targets("amqp10")
+@pytest.mark.targets("amqp10", say_not_offered=True)
 @pytest.mark.vectors(SPEC, kind="behaviour")
 def test_behaviour(vector, broker, registry, request):
     run_address_vector(vector, broker, registry, request)

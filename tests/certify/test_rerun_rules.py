@@ -62,8 +62,62 @@ def test_a_rerun_is_compared_vector_by_implementation():
     assert res["differ"] == [("v1", rerun.IUT, ["not_applicable"], ["pass"])]
 
 
+def test_timing_belongs_to_a_step_and_what_comes_before_it_is_compared_strictly():
+    attach = {"attach_sender": "/queues/q", "expect": "attached"}
+    quiet = {"queue_get": {"queue": "q2"}, "expect": "none"}
+    v = vec({"protocol": "amqp10", "setup": [{"declare_queue": "q"}]}, {"steps": [attach, {"send": {}}, quiet]})
+    assert timing.strict_part(v) == (True, 2)
+    assert timing.strict_part(vec({"delay_ms": 5}, {"steps": [attach, quiet]})) == (True, 0)    # timing in the input
+    assert timing.strict_part(vec({"setup": [{"wait_ms": 5}]}, {"steps": [attach, quiet]})) == (False, 1)
+    part = timing.strict_part(v)
+    assert timing.before_timing({"index": 1, "role": "check"}, part)
+    assert timing.before_timing({"index": None, "role": "setup"}, part)
+    assert not timing.before_timing({"index": 3, "role": "check"}, part)
+    assert not timing.before_timing(None, part)
+    # a vector that fails at its attach, flipped to pass, is a difference; one that fails at its quiet period is not
+    timed = {"v1": ["watches for something that must not come (a quiet period)"]}
+    mine = [row("v1", "mine", "pass")]
+    at_attach = [dict(row("v1", "t", "fail"), failed_step={"index": 1, "action": "attach_sender", "role": "check"})]
+    at_quiet = [dict(row("v1", "t", "fail"), failed_step={"index": 3, "action": "queue_get", "role": "check"})]
+    res = rerun.compare(mine, "mine", at_attach, "t", timed=timed, strict={"v1": part})
+    assert res["differ"] == [("v1", rerun.IUT, ["pass"], ["fail"])] and res["timing"] == []
+    res = rerun.compare(mine, "mine", at_quiet, "t", timed=timed, strict={"v1": part})
+    assert res["differ"] == [] and res["timing"] == [("v1", rerun.IUT, ["pass"], ["fail"])]
+    # the bundle's own early failure, passing in the rerun, is compared strictly too
+    res = rerun.compare([dict(at_attach[0], implementation={"name": "mine"})], "mine", [row("v1", "t", "pass")], "t",
+                        timed=timed, strict={"v1": part})
+    assert res["differ"] == [("v1", rerun.IUT, ["fail"], ["pass"])]
+
+
+def test_a_setup_error_is_compared_when_the_rerun_asks_the_endpoint_itself():
+    setup = dict(row("v1", "mine", "error"), error_kind="precondition", message="setup declare_queue: refused")
+    again = [row("v1", "t", "fail")]
+    res = rerun.compare([setup], "mine", again, "t", timed={})
+    assert res["differ"] == [] and res["unjudged"] == [("v1", rerun.IUT, ["error"], ["fail"])]   # a catalog target
+    res = rerun.compare([setup], "mine", again, "t", timed={}, same_broker=True)
+    assert res["differ"] == [("v1", rerun.IUT, ["error"], ["fail"])]
+
+
+def test_the_rerun_takes_facts_and_options_from_the_certificate_never_from_a_url():
+    cert = {"implementation": {"endpoint": "amqp://vendor:***@h:5672/prod%2Fvh",
+                               "endpoint_options": "amqp_address_v1=permitted&protocols=amqp10,amqp091",
+                               "allow_users": True, "server": {"product": "RabbitMQ", "version": "4.3.6"}},
+            "stated_facts": {"stated": {"amqp_address_v1": "permitted"}, "not_stated": {}}}
+    assert rerun.stated_facts(cert) == {"amqp_address_v1": "permitted"}
+    assert rerun.endpoint_url(cert) == "amqp://vendor@h:5672/prod%2Fvh?amqp_address_v1=permitted&protocols=amqp10,amqp091"
+    assert rerun.endpoint_url(cert, "amqp://other@h2:5672/prod%2Fvh").endswith("h2:5672/prod%2Fvh?amqp_address_v1=permitted"
+                                                                              "&protocols=amqp10,amqp091")
+    try:
+        rerun.endpoint_url(cert, "amqp://other@h2:5672?amqp_address_v1=denied")
+        raise AssertionError("a checker's URL with other options was taken")
+    except rerun.CannotRerun as exc:
+        assert "not the certificate's" in str(exc)
+    # the catalog's 4.3.6 denies v1: no catalog target has the stated facts, so the endpoint is rerun
+    assert rerun.catalog_target(cert) is None
+
+
 def test_the_catalog_target_of_a_certificate():
-    def cert(product, version, endpoint):
+    def cert(product, version, endpoint):   # a certificate made before the stated facts were kept
         return {"implementation": {"server": {"product": product, "version": version}, "version": None,
                                    "endpoint": endpoint}}
 

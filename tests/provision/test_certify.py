@@ -24,7 +24,8 @@ from .test_vendor_endpoint import rabbitmqctl
 
 pytestmark = [pytest.mark.containers]
 
-PASSWORD = "Ce7/rt#If?y@é"
+PASSWORD = "Ce7/rt#If?y@é %"
+VHOST = "vendor vh/1"
 
 
 def mqconform(*args, env=None, timeout=900):
@@ -38,9 +39,11 @@ def vendor(engine, stop_targets):
     from fixtures.verdict.records import new_run_id
 
     rt = start("rabbitmq-4.0.5", run_id=new_run_id())
+    rabbitmqctl(rt, "add_vhost", VHOST)
     rabbitmqctl(rt, "add_user", "vendor", PASSWORD)
-    rabbitmqctl(rt, "set_permissions", "vendor", ".*", ".*", ".*")
-    rabbitmqctl(rt, "set_user_tags", "vendor", "management")
+    rabbitmqctl(rt, "set_permissions", "-p", VHOST, "vendor", ".*", ".*", ".*")
+    # administrator: the vendor lets vectors make users (--allow-users) through the management API
+    rabbitmqctl(rt, "set_user_tags", "vendor", "administrator")
     cluster = f"vendor-{uuid.uuid4().hex[:8]}"
     rabbitmqctl(rt, "set_cluster_name", cluster)
     return rt, cluster
@@ -49,7 +52,7 @@ def vendor(engine, stop_targets):
 def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     rt, cluster = vendor
     host, port, mport = rt.host, rt.port("amqp091"), rt.port("http-management")
-    url = f"vendor=amqp://vendor@{host}:{port}?amqp_address_v1=permitted&management=http://{host}:{mport}"
+    url = f"vendor=amqp://vendor@{host}:{port}/vendor%20vh%2F1?amqp_address_v1=permitted&management=http://{host}:{mport}"
     env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("MQCONFORM_PASSWORD")}
     env.update(engine.env)
     out = tmp_path / "bundle"
@@ -64,7 +67,7 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
         encoding="utf-8")
 
     proc = mqconform("certify", "--endpoint", url, "--spec", "rabbitmq-address*", "--out", str(out),
-                     "--netrc-file", str(netrc), "--deviations", str(deviations), env=env)
+                     "--netrc-file", str(netrc), "--deviations", str(deviations), "--allow-users", env=env)
     said = proc.stdout + proc.stderr
     assert proc.returncode in (0, 1), said[-4000:]
     names = {p.name for p in out.iterdir()}
@@ -76,7 +79,13 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     cert = json.loads((out / bundle.CERTIFICATE_JSON).read_text())
     server = cert["implementation"]["server"]
     assert server["product"] == "RabbitMQ" and server["version"] == "4.0.5" and server["cluster_name"] == cluster
-    assert cert["implementation"]["endpoint"] == f"amqp://vendor:***@{host}:{port}"
+    assert cert["implementation"]["endpoint"] == f"amqp://vendor:***@{host}:{port}/vendor%20vh%2F1"
+    # how it was given, for a rerun: the options and the consent to users, never the password
+    assert cert["implementation"]["endpoint_options"] == f"amqp_address_v1=permitted&management=http://{host}:{mport}"
+    assert cert["implementation"]["allow_users"] is True
+    assert cert["stated_facts"]["stated"] == {"amqp_address_v1": "permitted"}
+    made = [json.loads(ln) for ln in (out / bundle.RESULTS).read_text().splitlines()]
+    assert not [r["vector_id"] for r in made if "--allow-users" in (r.get("message") or "")]
     specs = {s["spec"]: s for s in cert["specs"]}
     assert set(specs) == {"rabbitmq-address@4.0", "rabbitmq-address@pr10873"}, specs
     assert specs["rabbitmq-address@pr10873"]["verdict"] == "not-applicable"
@@ -141,3 +150,51 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     again = mqconform("verify", *accept, str(edited), env=env, timeout=300)
     assert again.returncode == 1 and "FAIL certificate.json and CERTIFICATE.md are what the rows give" in again.stdout, \
         again.stdout
+
+    # The rerun asks the same endpoint the same way (certificate.json's options, facts and consent to
+    # users; the password from the netrc file again): an honest bundle reproduces (issue 42, item 2).
+    # Only from a checkout of the certificate's commit: with local changes it says so and runs nothing.
+    rerun = mqconform("verify", "--rerun", "endpoint", "--netrc-file", str(netrc), *accept, str(out), env=env,
+                      timeout=900)
+    if local:
+        assert rerun.returncode == 2 and "local changes" in rerun.stderr, rerun.stdout + rerun.stderr
+    else:
+        assert rerun.returncode == 0, rerun.stdout[-4000:] + rerun.stderr[-2000:]
+        assert " 0 reproducible one(s) differ" in rerun.stdout and "reproduced against endpoint vendor" in rerun.stdout
+    assert PASSWORD not in rerun.stdout + rerun.stderr
+
+
+def test_an_endpoint_that_speaks_no_protocol_of_a_spec_gets_a_not_applicable_bundle(engine, stop_targets, tmp_path):
+    """garagemq speaks only AMQP 0-9-1; the address format is AMQP 1.0's: each vector not_applicable,
+    saying which protocol the endpoint does not offer, and the bundle verifies (issue 42, item 9)."""
+    from fixtures.provision import start
+    from fixtures.verdict.records import new_run_id
+
+    rt = start("garagemq", run_id=new_run_id())
+    env = {k: v for k, v in os.environ.items() if k != "MQCONFORM_RUN_ID" and not k.startswith("MQCONFORM_PASSWORD")}
+    env.update(engine.env, MQCONFORM_PASSWORD_g="guest")
+    out = tmp_path / "bundle"
+    proc = mqconform("certify", "--endpoint", f"g=amqp://guest@{rt.host}:{rt.port('amqp091')}", "--spec",
+                     "rabbitmq-address*", "--out", str(out), env=env)
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    cert = json.loads((out / bundle.CERTIFICATE_JSON).read_text())
+    assert {s["spec"]: s["verdict"] for s in cert["specs"]} == {"rabbitmq-address@4.0": "not-applicable",
+                                                                 "rabbitmq-address@pr10873": "not-applicable"}
+    rows = [json.loads(ln) for ln in (out / bundle.RESULTS).read_text().splitlines()]
+    assert {r["message"] for r in rows} == {
+        "g does not offer amqp10, which this vector speaks (the protocols it offers: amqp091)"}
+    assert all(s["why"].startswith("g does not offer amqp10") for s in cert["specs"])
+    local = bundle.LOCAL_CHANGES in cert["suite"]["commit"]
+    ok = mqconform("verify", *(["--accept-local-changes"] if local else []), str(out), env=env, timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+
+
+def test_a_spec_that_describes_no_broker_is_refused_before_anything_runs(tmp_path):
+    """`certify --endpoint ... --spec ce-amqp`: the CloudEvents bindings describe codecs; said at once,
+    quoting the text, nothing written (issue 42, item 9)."""
+    proc = mqconform("certify", "--endpoint", "g=amqp://guest@127.0.0.1:1", "--spec", "ce-amqp", "--out",
+                     str(tmp_path / "b"), timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--spec 'ce-amqp': not a broker's text: ce-amqp describes codec (\"This specification does not prescribe" \
+        in proc.stderr
+    assert not (tmp_path / "b").exists()

@@ -173,3 +173,19 @@ def test_a_reason_of_users_not_made_needs_a_vector_with_users_and_an_endpoint(ct
     assert audit.reason_given(rows(row(with_users.id, endpoint)), ctx) == []
     assert names(audit.reason_given(rows(row(without.id, endpoint)), ctx)) == ["reason-given"]
     assert names(audit.reason_given(rows(row(with_users.id, {"product": "rabbitmq"})), ctx)) == ["reason-given"]
+
+
+def test_a_protocol_not_offered_must_be_the_vectors_and_one_the_target_lacks(ctx):
+    """An endpoint that speaks only AMQP 0-9-1 gets not_applicable rows for the AMQP 1.0 vectors
+    (fixtures/plugin/targets.py `broker`); a row claiming so where the target offers AMQP 1.0 is forged."""
+    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0")
+    says = "mine does not offer amqp10, which this vector speaks (the protocols it offers: amqp091)"
+    prov = {"endpoint": "amqp://u:***@h:5672", "protocols": "amqp091"}
+    row = lambda prov, message=says: rec(v.id, "not_applicable", impl="mine", kind="broker",  # noqa: E731
+                                         protocol="amqp10", spec=v.spec, version="4.3.6", provenance=prov,
+                                         message=message)
+    assert audit.reason_given(rows(row(prov)), ctx) == []
+    [b] = audit.reason_given(rows(row({**prov, "protocols": "amqp091,amqp10"})), ctx)
+    assert "provenance says it offers amqp091,amqp10" in b.why
+    [b] = audit.reason_given(rows(row(prov, says.replace("amqp10,", "amqp091,"))), ctx)
+    assert "speaks amqp10" in b.why

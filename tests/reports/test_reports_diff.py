@@ -167,3 +167,43 @@ def test_the_command_line_needs_both_runs_and_the_store():
     with pytest.raises(SystemExit) as exc:
         main(["diff", R1, R2])
     assert exc.value.code == 2
+
+
+# ---- labels from both runs' clause outcomes (issue: a held clause shown as not_applicable) ---------------
+
+@pytest.fixture(scope="module")
+def labelled(spark, tmp_path_factory):
+    """Runs r1 and r2 of alpha, each clause's rows chosen so that a matrix cell's worst outcome and the
+    clause's own state disagree:
+      C1 held in both (r2 adds a not_applicable row beside the pass)       -> silent
+      C2 held in r1 (pass beside not_applicable), fails in r2             -> pass → fail
+      C3 only not_applicable in r1, no row in r2: judged in neither       -> silent
+      C4 held in r1 (pass beside unsupported), only unsupported in r2     -> pass → unsupported
+    """
+    from historydata import row
+
+    from reports import build
+
+    r1 = [row("r1", "alpha", "v1", {C1: "pass"}), row("r1", "alpha", "v2", {C2: "pass"}),
+          row("r1", "alpha", "v5", {C2: "not_applicable"}), row("r1", "alpha", "v3", {C3: "not_applicable"}),
+          row("r1", "alpha", "v4", {C4: "pass"}), row("r1", "alpha", "v6", {C4: "unsupported"}, level="MAY")]
+    r2 = [row("r2", "alpha", "v1", {C1: "pass"}), row("r2", "alpha", "v7", {C1: "not_applicable"}),
+          row("r2", "alpha", "v2", {C2: "fail"}, message="v2: type wrong"),
+          row("r2", "alpha", "v5", {C2: "not_applicable"}),
+          row("r2", "alpha", "v4", {C4: "unsupported"}, level="MAY"),
+          row("r2", "alpha", "v6", {C4: "unsupported"}, level="MAY")]
+    base = tmp_path_factory.mktemp("labels")
+    write(base / "in", r1, "r1.jsonl")
+    write(base / "in", r2, "r2.jsonl")
+    assert build.run([str(base / "in")], str(base / "out"), spark=spark, quiet=True) == 0
+    return str(base / "out" / "store")
+
+
+def test_each_clause_is_labelled_by_its_own_state_and_unjudged_ones_are_silent(spark, labelled):
+    rc, got = diff(spark, labelled, R1, R2)
+    assert rc == 0
+    [g] = got["changes"]
+    assert [(c["clause_id"], c["before"], c["after"]) for c in g["clauses"]] == [
+        (C2, "pass", "fail"), (C4, "pass", "unsupported")]
+    rc, md = diff(spark, labelled, R1, R2, as_json=False)
+    assert "not_applicable →" not in md and "→ not judged" not in md and "→ not_applicable" not in md
