@@ -14,7 +14,9 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
 - offered-or-not: no feature both offered (a row passes the MAY clause that makes it optional)
   and declared not offered by the rows of one implementation over one protocol. Only features some
   vector binds on (its `optional_feature`) are said offered or not by rows.
-- reason-given: a `not_applicable` row's reason is one the record gives: the text does not
+- reason-given: an `error` row names one of the error kinds and says what broke (what broke is
+  the run's own observation: a rerun against the same endpoint compares it); a `not_applicable`
+  row's reason is one the record gives: the text does not
   describe the implementation (its `applies_to`, for the row's kind, product and version), a fact
   the vector requires that the target states otherwise or does not state (the target's stated
   facts, else the catalog's), the vector's own `optional_feature` not offered, or the
@@ -218,8 +220,18 @@ def _described(r: Row, v, ctx: Context) -> str | None:
 
 
 def reason_given(rows: list[Row], ctx: Context) -> list[Breach]:
+    from fixtures.verdict.outcomes import ERROR_KINDS
+
     out = []
     for r in rows:
+        if r.rec["outcome"] == "error":
+            # what broke is the run's observation, not recomputable here: a rerun compares it (certify/rerun.py);
+            # the record must still name one of the kinds and say what broke
+            kind, said = r.rec.get("error_kind"), (r.rec.get("message") or "").strip()
+            if kind not in ERROR_KINDS or not said:
+                out.append(Breach("reason-given", (r.shown(),), f"an error of kind {kind!r} ({'a message' if said else 'no message'}): "
+                                  f"a row not judged names one of {', '.join(ERROR_KINDS)} and says what broke"))
+            continue
         if r.rec["outcome"] != "not_applicable":
             continue
         v = ctx.vectors.get(r.rec["vector_id"])

@@ -195,3 +195,26 @@ def test_rows_flipped_and_the_bundle_remade_verify_but_the_rerun_refuses(genuine
     assert proc.returncode == 1, proc.stdout + proc.stderr
     listed = [ln for ln in proc.stdout.splitlines() if ln.strip().startswith("DIFFERS ")]
     assert sorted({ln.split()[1] for ln in listed}) == sorted(set(flipped)), proc.stdout
+
+
+def test_a_timed_vector_forged_at_a_step_before_its_timing_is_compared_strictly(genuine, tmp_path):
+    """Issue 42, item 3: a timing-dependent vector that passed, rewritten to fail at its first step (an
+    attach, before the quiet period that makes it timing-dependent): the rerun lists it as a
+    reproducible difference, not as timing."""
+    from fixtures.vectordata.vectors import load_vectors
+
+    b = copy(genuine, tmp_path)
+    rows = [json.loads(ln) for ln in (b / bundle.RESULTS).read_text().splitlines() if ln.strip()]
+    by_id = {v.id: v for v in load_vectors(ROOT / "vectors").vectors}
+    timed = timing.split({r["vector_id"] for r in rows})["timing_dependent"]
+    r = next(r for r in rows if r["outcome"] == "pass" and r["vector_id"] in timed
+             and timing.strict_part(by_id[r["vector_id"]])[1] >= 1)
+    first = by_id[r["vector_id"]].expect["steps"][0]
+    r.update(outcome="fail", message="forged: refused at attach", clause_outcomes={c: "fail" for c in r["clause_ids"]},
+             failed_step={"index": 1, "action": next(iter(first)), "role": "check", "clause_ids": r["clause_ids"]})
+    _remake(b, rows)
+    assert verify(b).returncode == 0
+    proc = verify(b, "--rerun", env=genuine[1])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    listed = [ln.split()[1] for ln in proc.stdout.splitlines() if ln.strip().startswith("DIFFERS ")]
+    assert listed == [r["vector_id"]], proc.stdout

@@ -189,3 +189,12 @@ def test_a_protocol_not_offered_must_be_the_vectors_and_one_the_target_lacks(ctx
     assert "provenance says it offers amqp091,amqp10" in b.why
     [b] = audit.reason_given(rows(row(prov, says.replace("amqp10,", "amqp091,"))), ctx)
     assert "speaks amqp10" in b.why
+
+
+def test_an_error_names_its_kind_and_what_broke(ctx):
+    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0")
+    ok = rec(v.id, "error", impl="mine", kind="broker", protocol="amqp10", spec=v.spec, message="setup: refused")
+    ok["error_kind"] = "precondition"
+    assert audit.reason_given(rows(ok), ctx) == []
+    assert names(audit.reason_given(rows(dict(ok, error_kind=None), dict(ok, message="")), ctx)) == \
+        ["reason-given", "reason-given"]
