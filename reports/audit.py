@@ -27,7 +27,8 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
 - recomputed: an OpenMessaging row whose observation record is beside the results
-  (`<results>.openmessaging-observations.jsonl`) has the outcome and clause outcomes the judge
+  (`<results>.openmessaging-observations.jsonl`) has the outcome, clause outcomes and broker-profile
+  entries (no cell the record does not give: fixtures/openmessaging/profile.py `of_row`) the judge
   (fixtures/openmessaging/checks.py) gives that record again, without a broker (xfail / xpass
   read as fail / pass: the expectations' part, not the judge's).
 
@@ -345,6 +346,10 @@ def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
             out.append(Breach("recomputed", (r.shown(),),
                               f"judged again from its recorded observation: {verdict.outcome} "
                               f"{verdict.clause_outcomes}, the row says {have} {clauses}"))
+        elif verdict.profile != (cells := r.rec.get("profile") or {}):
+            cells = sorted(k for k in set(verdict.profile) | set(cells) if verdict.profile.get(k) != cells.get(k))
+            out.append(Breach("recomputed", (r.shown(),),
+                              f"its profile cells {', '.join(cells)} are not what its recorded observation gives"))
     return out
 
 

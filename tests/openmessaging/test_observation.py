@@ -94,11 +94,15 @@ def test_a_row_its_record_contradicts_is_refused(om_vectors, monkeypatch):
     ctx.observations = {("0" * 32, "t::x"): json.loads(json.dumps(record))}
     [b] = audit.recomputed([audit.Row(row, "results.jsonl:1")], ctx)
     assert b.invariant == "recomputed" and "fail" in b.why
-    honest = dict(row, outcome="fail", clause_outcomes=verdict.clause_outcomes)
+    honest = dict(row, outcome="fail", clause_outcomes=verdict.clause_outcomes, profile=verdict.profile)
     assert audit.recomputed([audit.Row(honest, "results.jsonl:1")], ctx) == []
     as_known = dict(honest, outcome="xfail", clause_outcomes={c: o.replace("fail", "xfail")
                                                              for c, o in verdict.clause_outcomes.items()})
     assert audit.recomputed([audit.Row(as_known, "results.jsonl:1")], ctx) == []
+    # a profile cell the record does not give (issue 41: a cell contradicting its evidence) is refused too
+    forged = dict(honest, profile={**verdict.profile, "durability": {"status": "native", "evidence": "said so"}})
+    [b] = audit.recomputed([audit.Row(forged, "results.jsonl:1")], ctx)
+    assert "profile cells durability" in b.why
 
 
 def test_a_bundle_check_reads_the_sidecar(om_vectors, monkeypatch, tmp_path):

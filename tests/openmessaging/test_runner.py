@@ -279,8 +279,16 @@ def test_a_refused_send_fails_the_delivery_judges(om_vectors, monkeypatch):
 
 
 def test_an_undelivered_message_is_a_precondition_where_delivery_is_setup(om_vectors, monkeypatch):
-    row = run(om_vectors, monkeypatch, "openmessaging.type-system.binary-value", lose=True)
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.born-host", lose=True)
     assert row.outcome == "error" and row.error_kind == "precondition"
+
+
+def test_an_undelivered_value_fails_the_type_it_carries(om_vectors, monkeypatch):
+    """A type-system vector judges its clauses by the delivery too (delivery_judges): a value the
+    provider could not get through is the provider's failure to carry the type, not setup."""
+    row = run(om_vectors, monkeypatch, "openmessaging.type-system.binary-value", lose=True)
+    assert row.outcome == "fail" and row.failed_step["action"] == "receive"
+    assert set(row.clause_outcomes.values()) == {"fail"}
 
 
 def test_a_dropped_consumer_connection_is_an_observation_error(om_vectors, monkeypatch):
