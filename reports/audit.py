@@ -14,23 +14,19 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
 - offered-or-not: no feature both offered (a row passes the MAY clause that makes it optional)
   and declared not offered by the rows of one implementation over one protocol. Only features some
   vector binds on (its `optional_feature`) are said offered or not by rows.
-- reason-given: an `error` row names one of the error kinds and says what broke (what broke is
-  the run's own observation: a rerun against the same endpoint compares it); a `not_applicable`
-  row's reason is one the record gives: the text does not
-  describe the implementation (its `applies_to`, for the row's kind, product and version), a fact
-  the vector requires that the target states otherwise or does not state (the target's stated
-  facts, else the catalog's), the vector's own `optional_feature` not offered, or the
-  implementation's own statement that it does not offer what the vector needs (a codec's
-  handshake, a target's protocols: a protocol the vector does not speak, or one the row's
-  provenance says the target offers, is refused). A reason of another form, or one naming a fact
-  the vector does not require, or a requirement the stated fact meets, is refused.
+- reason-given: an `error` row names an error kind and says what broke (the run's own observation,
+  which a rerun against the endpoint compares); a `not_applicable` row's reason is one the record
+  gives: the text does not describe the implementation (`applies_to`, for its kind, product and
+  version), a fact the vector requires that the target states otherwise or does not state (its
+  stated facts, else the catalog's), the vector's `optional_feature` not offered, or the
+  implementation's own statement that it lacks what the vector needs (a codec's handshake; a
+  target's protocols, where the vector speaks the one said and the row's provenance does not
+  offer it). Another form, a fact not required, or a requirement the stated fact meets: refused.
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
-- recomputed: an OpenMessaging row whose observation record is beside the results
-  (`<results>.openmessaging-observations.jsonl`) has the outcome, clause outcomes and broker-profile
-  entries (no cell the record does not give: fixtures/openmessaging/profile.py `of_row`) the judge
-  (fixtures/openmessaging/checks.py) gives that record again, without a broker (xfail / xpass
-  read as fail / pass: the expectations' part, not the judge's).
+- recomputed: an OpenMessaging row whose record is beside the results (`<results>.openmessaging-
+  observations.jsonl`) has the outcome, clause outcomes and profile cells (profile.py `of_row`) the
+  judge (fixtures/openmessaging/checks.py) gives it again, with no broker (xfail / xpass as fail / pass).
 
 Run: `./mqconform audit RESULTS...` (exit 0: none broken; 1: breaches, named; 2: unreadable input).
 The main job runs it before the gate, `certify` on its rows, `verify` on a bundle's.
@@ -94,8 +90,6 @@ class Context:
         nothing of it."""
         return frozenset(v.optional_feature for v in self.vectors.values() if v.optional_feature)
 
-
-# ---- the invariants -------------------------------------------------------------------------------
 
 def one_outcome_per_key(rows: list[Row], ctx: Context) -> list[Breach]:
     """The gate's and the build's rule (reports/conflicts.py, its key), said as breaches."""
