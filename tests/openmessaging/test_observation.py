@@ -132,3 +132,12 @@ def test_every_scenario_row_with_a_record_is_judged_again_from_it_alone(om_vecto
         assert (again.outcome, again.clause_outcomes) == (verdict.outcome, verdict.clause_outcomes), vector.id
         seen.add(verdict.outcome)
     assert {"pass", "fail", "unsupported"} <= seen
+
+
+def test_a_feature_with_no_native_field_is_absent_in_the_witness_rows_profile(om_vectors, monkeypatch):
+    """The profile cell comes from the row's own record (its `unavailable`), also where the row is
+    unsupported for it: a missing field is evidence of absence, recomputed by the audit."""
+    verdict, record = _run(om_vectors, monkeypatch, "openmessaging.system-header.search-key-offered")
+    assert verdict.outcome == "unsupported" and "searchKey" in record["unavailable"], verdict.message
+    assert verdict.profile["search-index"]["status"] == "absent"
+    assert "no native field" in verdict.profile["search-index"]["evidence"]
