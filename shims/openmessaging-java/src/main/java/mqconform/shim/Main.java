@@ -12,6 +12,7 @@ import io.openmessaging.MessagingAccessPoint;
 import io.openmessaging.OMS;
 import io.openmessaging.OMSBuiltinKeys;
 import io.openmessaging.consumer.PullConsumer;
+import io.openmessaging.consumer.StreamingConsumer;
 import io.openmessaging.exception.OMSNotSupportedException;
 import io.openmessaging.producer.BatchMessageSender;
 import io.openmessaging.producer.Producer;
@@ -139,6 +140,7 @@ public final class Main {
             case "receive": return receive(p);
             case "ack": return ack(p);
             case "consumer_close": return consumerClose(p);
+            case "streaming_consumer_open": return streamingConsumerOpen(p);
             default: throw new Refused("not-offered", "no operation " + op);
         }
     }
@@ -166,7 +168,7 @@ public final class Main {
         r.add("implementation", impl);
         JsonObject offers = new JsonObject();
         offers.add("operations", GSON.toJsonTree(new String[] {
-            "send", "send_batch", "consumer_open", "receive", "ack", "consumer_close"}));
+            "send", "send_batch", "consumer_open", "receive", "ack", "consumer_close", "streaming_consumer_open"}));
         offers.addProperty("consumer", "PullConsumer");
         r.add("offers", offers);
         r.addProperty("api_spec_version", OMS.specVersion);
@@ -278,6 +280,21 @@ public final class Main {
         consumers.put(handle, c);
         JsonObject r = new JsonObject();
         r.addProperty("consumer", handle);
+        return r;
+    }
+
+    // The provider is asked for a StreamingConsumer and its answer passed on: none (null) is its
+    // refusal `not-offered`; one it gives is closed again (reading partitions through it is not bound).
+    private static JsonObject streamingConsumerOpen(JsonObject p) {
+        requireStarted();
+        KeyValue attrs = OMS.newKeyValue();
+        StreamingConsumer c = accessPoint.createStreamingConsumer(attrs);
+        if (c == null) {
+            throw new Refused("not-offered", "MessagingAccessPoint.createStreamingConsumer returned no StreamingConsumer (null)");
+        }
+        c.shutdown();
+        JsonObject r = new JsonObject();
+        r.addProperty("streaming_consumer", c.getClass().getName());
         return r;
     }
 
