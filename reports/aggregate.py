@@ -199,15 +199,15 @@ def _plain(v):
 
 
 def profile_rows(latest: DataFrame) -> list[dict]:
-    """The latest provider rows' `profile`, per (broker, protocol, requirement, status): how many rows gave
-    that status and the evidence of the first (by implementation, then vector id) - reports/profile.py
-    combines them."""
+    """The latest provider rows' `profile`, per (broker, protocol, requirement, status, role): how many rows
+    gave that status and the evidence of the first (by implementation, then vector id) - reports/profile.py
+    combines them (a product provider's absence is not the broker's)."""
     prov = F.col("implementation.provenance")
     rows = (latest.where((F.col("kind") == "provider") & (F.size("profile") > 0))
             .select(prov.getItem("broker").alias("broker"), prov.getItem("protocol").alias("protocol"),
                     "impl", F.col("implementation.role").alias("role"), "vector_id",
                     F.explode("profile").alias("requirement", "entry"))
-            .groupBy("broker", "protocol", "requirement", F.col("entry.status").alias("status"))
+            .groupBy("broker", "protocol", "requirement", F.col("entry.status").alias("status"), "role")
             .agg(F.count(F.lit(1)).alias("n"),
                  F.min(F.struct(F.col("impl"), F.col("vector_id"), F.col("role"),
                                 F.col("entry.evidence").alias("evidence"))).alias("first"))

@@ -186,7 +186,7 @@ def latest_aggregates(con, agg: Aggregates) -> None:
             SELECT impl, any_value(kind) AS kind, any_value(version) AS version, any_value(role) AS role,
                    any_value(provenance) AS provenance FROM latest GROUP BY impl"""))
     ]
-    # reports/aggregate.py profile_rows: per (broker, protocol, requirement, status), the rows and the first's evidence
+    # reports/aggregate.py profile_rows: per (broker, protocol, requirement, status, role), the rows and the first's evidence
     agg.profile_rows = [
         {"broker": r["broker"], "protocol": r["protocol"], "requirement": r["requirement"], "status": r["status"],
          "n": int(r["n"]), **r["first"]}
@@ -197,7 +197,7 @@ def latest_aggregates(con, agg: Aggregates) -> None:
                          e.key AS requirement, e.value.status AS status, e.value.evidence AS evidence
                   FROM (SELECT *, unnest(map_entries(profile)) AS e FROM latest
                         WHERE kind = 'provider' AND profile IS NOT NULL))
-            GROUP BY broker, protocol, requirement, status"""))
+            GROUP BY broker, protocol, requirement, status, role"""))
     ]
     # reports/aggregate.py fault_rows: the latest rows that carry a tally (fault vectors)
     agg.fault_rows = [

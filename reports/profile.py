@@ -2,7 +2,11 @@
 of vectors/openmessaging/profile.yaml, what the broker did over each protocol. Plain Python.
 
 A broker's profile is made of the `profile` of every provider row whose `provenance.broker` is that
-broker: reference providers (mqconform-om/P@T) and product providers alike, every protocol. Per
+broker: reference providers (mqconform-om/P@T) and product providers alike, every protocol, except
+what a product provider's row saw absent: the product's own code stands between it and the broker,
+unseen by mqconform (a field it does not map, a queue it round-robins), so its absence is the
+provider's (its verdict says so), never the broker's; only a reference row, whose every value's
+setter is recorded, shows a broker's absence. Per
 (broker, requirement, protocol) the statuses of the latest rows combine: `native` if any row observed
 the broker doing it, else `emulated` (the provider did it), else `absent`, else `unknown`. The evidence
 shown is that of a row with the deciding status (the first by implementation, then vector id).
@@ -63,7 +67,7 @@ def broker_profiles(profile_rows: list[dict], requirements: list[dict] | None = 
     requirements = requirements or []
     by_broker: dict[str, dict[tuple, list[dict]]] = {}
     for r in profile_rows:
-        if not r.get("broker"):
+        if not r.get("broker") or (r.get("role") == "product" and r.get("status") == "absent"):
             continue
         by_broker.setdefault(r["broker"], {}).setdefault((r["requirement"], r.get("protocol") or "?"), []).append(r)
     known = {q["id"]: q for q in requirements}

@@ -5,10 +5,10 @@
   is judged by the gated vectors: garagemq delivers in arrival order and delivers expired
   messages, so priority-best-effort and expire-time fail and the profile says `absent`; RabbitMQ
   4.0.5 (a priority queue, per-message TTL) is the positive control, `native`;
-- a first delivery over AMQP 0-9-1 on RabbitMQ 4.0.5 carries no counter header, and its
-  redelivered=false states, by AMQP 0-9-1's definition, no earlier delivery: deliveryCount 0 is
-  the broker's message (`by-protocol`), as AMQP 1.0's omitted delivery-count is, and shows no
-  counting in the profile;
+- a first delivery over AMQP 0-9-1 on RabbitMQ 4.0.5 carries no counter header: AMQP 0-9-1 has no
+  delivery counter (redelivered is a hint, not a count), so deliveryCount 0 is mqconform's
+  mapping's reading of the redelivered bit, never the broker's (the protocols differ: AMQP 1.0's
+  omitted delivery-count is a field's value, `by-protocol`), and the REQUIRED header fails;
 - every row is the reference provider's (mqconform-om/<protocol>@<target>), naming its broker.
 
 The repository's own vectors run through the OpenMessaging suite in an inner session."""
@@ -68,8 +68,9 @@ def test_an_expiry_garagemq_does_not_honour_fails_its_must(rows):
     assert rows["mqconform-om/amqp091@rabbitmq-4.0.5", "expire-time"]["outcome"] == "pass"
 
 
-def test_a_first_deliverys_zero_is_the_brokers_by_its_protocol_and_shows_no_counting(rows):
+def test_a_first_deliverys_zero_over_amqp091_is_the_mappings_reading_and_fails(rows):
     r = rows["mqconform-om/amqp091@rabbitmq-4.0.5", "delivery-count-present"]
-    assert r["outcome"] == "pass", r["message"]
-    assert r["set_by"] == {"deliveryCount": "by-protocol"}
-    assert "delivery-count" not in r["profile"], r["profile"]
+    assert r["outcome"] == "fail" and r["level"] == "MUST", r["message"]
+    assert r["set_by"] == {"deliveryCount": "mapping"}
+    assert "mqconform's mapping" in r["message"], r["message"]
+    assert "delivery-count" not in r["profile"] or r["profile"]["delivery-count"]["status"] == "emulated", r["profile"]

@@ -219,6 +219,10 @@ def _provider_rows():
             kind="provider", version="5.5.0", spec="openmessaging", role="product",
             provenance={"broker": "rocketmq-5.5.0", "protocol": "remoting"},
             profile_={"storeHost": _p("native", "the broker's store host read back")}),
+        row("om.delay", "fail", {"openmessaging/p": "fail"}, impl="rocketmq-openmessaging-5.5.0@rocketmq-5.5.0",
+            kind="provider", version="5.5.0", spec="openmessaging", role="product",
+            provenance={"broker": "rocketmq-5.5.0", "protocol": "remoting"},
+            profile_={"delay": _p("absent", "the provider's delayed message came at once")}),
     ]
 
 
@@ -228,11 +232,11 @@ def _profile_rows(rows):
     for r in rows:
         impl = implementation_of(r)
         for req, e in profile_of(r).items():
-            key = (impl["provenance"].get("broker"), impl["provenance"].get("protocol"), req, e["status"])
+            key = (impl["provenance"].get("broker"), impl["provenance"].get("protocol"), req, e["status"], impl["role"])
             groups.setdefault(key, []).append((impl["name"], r["vector_id"], impl["role"], e["evidence"]))
     return [{"broker": b, "protocol": p, "requirement": q, "status": s, "n": len(xs),
              **dict(zip(("impl", "vector_id", "role", "evidence"), min(xs), strict=True))}
-            for (b, p, q, s), xs in groups.items()]
+            for (b, p, q, s, _), xs in groups.items()]
 
 
 def test_profile_statuses_combine_native_first_with_the_deciding_rows_evidence():
@@ -249,6 +253,9 @@ def test_profile_statuses_combine_native_first_with_the_deciding_rows_evidence()
     assert by["delay"]["amqp091"]["status"] == "unknown"         # in the file, in no row
     assert rmq["requirements"][0]["quote"].startswith("The priority")
     assert rocket["requirements"][1]["by_protocol"]["remoting"]["status"] == "native"
+    # a product provider's absence is the provider's (its own code stands between), never the broker's
+    assert rocket["requirements"][2]["id"] == "delay" and rocket["requirements"][2]["by_protocol"]["remoting"]["status"] \
+        == "unknown"
 
 
 def test_without_the_requirements_file_the_profile_names_requirements_by_id(tmp_path):
