@@ -93,7 +93,9 @@ def _verify_parser() -> argparse.ArgumentParser:
                         "`--rerun BUNDLE`, `--rerun endpoint BUNDLE` and `--rerun=endpoint BUNDLE` all work; a "
                         "bundle folder named like a mode is written with its path (./endpoint)")
     p.add_argument("--endpoint", default=None, metavar="URL",
-                   help="with --rerun endpoint: the endpoint's URL, if not the certificate's (the name stays the certificate's)")
+                   help="with --rerun endpoint: the endpoint's URL, if not the certificate's (the name stays the certificate's); "
+                        "its options, stated facts and --allow-users come from certificate.json: a URL whose own "
+                        "options differ is refused")
     p.add_argument("--netrc-file", default=None, metavar="FILE", help="with --rerun endpoint: netrc-style file with the password")
     p.add_argument("--codec", default=None, metavar="NAME=COMMAND",
                    help="with --rerun, for a codec certified through its shim: the shim's command, given again (a "

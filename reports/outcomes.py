@@ -18,9 +18,10 @@ OUTCOMES = frozenset(row.OUTCOMES)     # the row's outcomes (fixtures/verdict/ro
 # Severity as an integer, higher is worse, so that engines can take max().
 SEVERITY = {o: len(OUTCOME_ORDER) - 1 - i for i, o in enumerate(OUTCOME_ORDER)}
 BY_SEVERITY = {v: k for k, v in SEVERITY.items()}
-# A clause's own state over the outcomes its rows gave it (the run diff's label), worst first, as the
-# coverage rule reads them (reports/coverage_rule.py): a pass beside unsupported or not_applicable rows
-# holds the clause, so a pass ranks above both here, unlike a matrix cell's worst outcome above.
+# A clause's own state over the outcomes its rows gave it (the run diff's label), worst first: a pass
+# beside unsupported or not_applicable rows holds the clause (as the coverage rule, reports/coverage_rule.py,
+# reads it), so a pass ranks above both here, unlike a matrix cell's worst outcome above; the failing
+# outcomes keep the matrix's order (an error beside an xfail shows the error).
 CLAUSE_ORDER = ("fail", "error", "xfail", "xpass", "pass", "unsupported", "not_applicable")
 CLAUSE_RANK = {o: len(CLAUSE_ORDER) - 1 - i for i, o in enumerate(CLAUSE_ORDER)}
 BY_CLAUSE_RANK = {v: k for k, v in CLAUSE_RANK.items()}

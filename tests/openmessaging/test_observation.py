@@ -141,3 +141,18 @@ def test_a_feature_with_no_native_field_is_absent_in_the_witness_rows_profile(om
     assert verdict.outcome == "unsupported" and "searchKey" in record["unavailable"], verdict.message
     assert verdict.profile["search-index"]["status"] == "absent"
     assert "no native field" in verdict.profile["search-index"]["evidence"]
+
+
+def test_a_permitted_absence_reads_every_form_of_a_check():
+    """`any_of: [sent, absent]` (plain words) accepts the absence as `{is: absent}` does; a check
+    without `judges` is read too (fixtures/openmessaging/checks.py absence_permitted)."""
+    from types import SimpleNamespace
+
+    from fixtures.openmessaging.checks import absence_permitted
+
+    v = SimpleNamespace(expect={"checks": [{"of": "property.x", "any_of": ["sent", "absent"], "judges": ["c/1"]},
+                                           {"of": "header.compression", "any_of": [{"is": "absent", "reading": "r"}]}]})
+    found = absence_permitted(v, "over p on t", "no field")
+    assert found is not None and found.passed == {"c/1"}
+    assert absence_permitted(SimpleNamespace(expect={"checks": [{"of": "x", "any_of": ["sent"], "judges": []}]}),
+                             "w", "e") is None

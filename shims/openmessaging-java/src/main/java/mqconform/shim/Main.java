@@ -288,7 +288,12 @@ public final class Main {
     private static JsonObject streamingConsumerOpen(JsonObject p) {
         requireStarted();
         KeyValue attrs = OMS.newKeyValue();
-        StreamingConsumer c = accessPoint.createStreamingConsumer(attrs);
+        StreamingConsumer c;
+        try {
+            c = accessPoint.createStreamingConsumer(attrs);
+        } catch (OMSNotSupportedException e) {
+            throw new Refused("not-offered", "MessagingAccessPoint.createStreamingConsumer: " + describe(e));
+        }
         if (c == null) {
             throw new Refused("not-offered", "MessagingAccessPoint.createStreamingConsumer returned no StreamingConsumer (null)");
         }
