@@ -100,7 +100,7 @@ def spec_problem(globs: list[str], not_here: tuple[str, ...] = (), kind: str | N
     """Why the --spec GLOBs cannot be certified (an empty one, one matching no spec of the registry,
     one matching only specs in `not_here`, which this kind of implementation is not certified on, or
     only specs whose text describes other kinds than `kind`), or None: said before anything runs (the
-    run's plugin keeps the same rule, fixtures/plugin/collect.py)."""
+    run's plugin refuses a GLOB matching no spec too, fixtures/plugin/collect.py)."""
     from fnmatch import fnmatchcase
 
     from fixtures.vectordata.registry import RegistryError, load_registry

@@ -340,8 +340,8 @@ def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
             out.append(Breach("recomputed", (r.shown(),),
                               f"judged again from its recorded observation: {verdict.outcome} "
                               f"{verdict.clause_outcomes}, the row says {have} {clauses}"))
-        elif verdict.profile != (cells := r.rec.get("profile") or {}):
-            cells = sorted(k for k in set(verdict.profile) | set(cells) if verdict.profile.get(k) != cells.get(k))
+        elif verdict.profile != (said := r.rec.get("profile") or {}):
+            cells = sorted(k for k in set(verdict.profile) | set(said) if verdict.profile.get(k) != said.get(k))
             out.append(Breach("recomputed", (r.shown(),),
                               f"its profile cells {', '.join(cells)} are not what its recorded observation gives"))
     return out
