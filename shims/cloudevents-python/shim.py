@@ -470,7 +470,10 @@ def encode(params: dict) -> dict:
         raise Refused("not-offered", f"{binding} {mode} is not offered")
     ce = to_sdk_event(params["event"])
     sdk_msg = sdk(WRITERS[binding][mode], ce, JSONFormat())
-    return {"message": SENDERS[binding](sdk_msg)}
+    # held_attributes: the event as the SDK holds it (its constructor may have added an attribute),
+    # read from the SDK's own object; the harness judges the binding on it (docs/codec-protocol.md).
+    held = {n: attr_form(n, v) for n, v in sdk(ce.get_attributes).items() if v is not None}
+    return {"message": SENDERS[binding](sdk_msg), "held_attributes": held}
 
 
 def decode(params: dict) -> dict:

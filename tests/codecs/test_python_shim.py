@@ -42,6 +42,26 @@ def test_an_event_is_built_as_a_user_builds_it_and_what_the_constructor_adds_is_
     assert set(without["result"]["message"]["application_properties"]) == {f"cloudEvents_{k}" for k in [*BASE, "time"]}
     assert with_time["status"] == "ok"
     assert set(with_time["result"]["message"]["application_properties"]) == {f"cloudEvents_{k}" for k in [*BASE, "time"]}
+    # ... and the event as the SDK holds it, read from the SDK's own object (`held_attributes`)
+    assert set(without["result"]["held_attributes"]) == {*BASE, "time"}
+    assert with_time["result"]["held_attributes"]["time"] == {"timestamp": "2018-04-05T03:56:24+00:00"}
+
+
+def test_an_attribute_the_sdks_event_added_is_not_one_its_binding_added():
+    """A vector that asks for no other attribute judges the binding on the event the SDK holds: an
+    attribute its event model added (process_codec `_added`) is not counted as added by the binding;
+    any other still is."""
+    from fixtures.codecs.bindings import PROFILES
+    from fixtures.codecs.jsonforms import message_from_json
+    from fixtures.kinds.codec_checks import message_mismatches
+    [answer] = ask({"op": "encode", "params": {"binding": "ce-amqp", "mode": "binary",
+                                               "event": {"attributes": BASE, "data": ""}}})
+    msg = message_from_json(answer["result"]["message"])
+    pattern = {"only_attributes": True, "attributes": {k: {"string": next(iter(v.values()))} for k, v in BASE.items()}}
+    assert [str(f) for f in message_mismatches(pattern, msg, PROFILES["ce-amqp"])] and \
+        "time" in str(message_mismatches(pattern, msg, PROFILES["ce-amqp"]))
+    assert message_mismatches(pattern, msg, PROFILES["ce-amqp"], {"time": None}) == []
+    assert message_mismatches({**pattern, "attributes": {"id": BASE["id"]}}, msg, PROFILES["ce-amqp"], {"time": None})
 
 
 def test_typed_headers_are_handed_to_the_sdk_as_pika_decodes_them():

@@ -13,7 +13,7 @@ import pytest
 
 from fixtures.adapters.base import TransportError
 from fixtures.openmessaging import pool, runner
-from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, SendRefused, Sent, now_ms
+from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, Lacks, SendRefused, Sent, now_ms
 from fixtures.openmessaging.model import OMMessage
 from fixtures.verdict.verdicts import decide
 
@@ -47,6 +47,8 @@ class FakeConsumer(Consumer):
         def settle(how):
             if how == "fail" and self.b.refuse_fail:
                 raise TransportError("session closed by the broker with amqp:invalid-field")
+            if how == "fail" and self.b.lacks_fail:
+                raise Lacks("the API has no negative acknowledgement")
         return Delivery(om, None, now_ms(), settle, meta, meta.pop("set_by"), meta.pop("notes"))
 
     def close(self):
@@ -57,8 +59,10 @@ class FakeBinding(Binding):
     """A broker that carries what the mapping writes, adds `broker_headers`, drops `strip`."""
 
     def __init__(self, broker, protocol="amqp091", *, refuse=False, lose=False, drop_on_receive=False,
-                 broker_headers=None, strip=(), redeliver=False, refuse_fail=False, provider_role="reference"):
+                 broker_headers=None, strip=(), redeliver=False, refuse_fail=False, lacks_fail=False,
+                 provider_role="reference"):
         self.protocol = protocol
+        self.lacks_fail = lacks_fail
         self.provider_role = provider_role
         super().__init__(broker)
         self.redeliver, self.refuse_fail = redeliver, refuse_fail
@@ -318,6 +322,19 @@ def test_a_refused_failure_signal_is_a_precondition(om_vectors, monkeypatch):
               refuse_fail=True)
     assert row.outcome == "error" and row.error_kind == "precondition"
     assert "signalling the failed consumption" in row.message
+
+
+def test_a_lacked_failure_signal_fails_only_what_it_observes(om_vectors, monkeypatch):
+    """An implementation with no way to signal a failed consumption fails the failed consumption's
+    redelivery; the count after it was never observed and is not judged, so the counts are judged
+    on the deliveries that came (the fake broker's count stays 0, which fails the step after the crash)."""
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", redeliver=True,
+              lacks_fail=True, provider_role="product")
+    assert row.outcome == "fail", row.message
+    assert row.clause_outcomes["openmessaging/system-header/failed-consumption-redelivered"] == "fail"
+    assert "lacks what this needs: the API has no negative acknowledgement" in row.message
+    assert "count_step_after_crash: 0 (expected 1)" in row.message
+    assert "count_step_after_failure" not in row.message          # not observed: judges nothing
 
 
 def test_regions_blame_the_environment_not_the_product(om_vectors, monkeypatch):
