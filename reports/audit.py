@@ -24,6 +24,7 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
   offer it). Another form, a fact not required, or a requirement the stated fact meets: refused.
 - product-credit: a product's row (role `product`) never passes on a header value mqconform's
   mapping set (`set_by` `mapping`): the value is ours, not the product's.
+- one-fact-per-broker (audit_facts.py): one broker fact gets one verdict over every protocol.
 - recomputed: an OpenMessaging row whose record is beside the results (`<results>.openmessaging-
   observations.jsonl`) has the outcome, clause outcomes and profile cells (profile.py `of_row`) the
   judge (fixtures/openmessaging/checks.py) gives it again, with no broker (xfail / xpass as fail / pass).
@@ -38,57 +39,14 @@ import json
 import re
 import sys
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import conflicts, validate
+from .audit_facts import one_fact_per_broker
+from .audit_model import FAILED, Breach, Context, Row
 
 ROOT = Path(__file__).resolve().parents[1]
-FAILED = ("fail", "xfail")
 EXIT_OK, EXIT_BREACH, EXIT_USAGE = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class Row:
-    rec: dict
-    where: str                                # FILE:LINE
-
-    @property
-    def impl(self) -> str:
-        return self.rec["implementation"]["name"]
-
-    def shown(self) -> str:
-        proto = self.rec.get("protocol")
-        return f"{self.where} {self.impl}{f' over {proto}' if proto else ''} {self.rec['vector_id']} " \
-               f"({self.rec['outcome']})"
-
-
-@dataclass(frozen=True)
-class Breach:
-    invariant: str
-    rows: tuple[str, ...]
-    why: str
-
-    def shown(self) -> str:
-        return f"{self.invariant}: {self.why}\n" + "".join(f"    {r}\n" for r in self.rows)
-
-
-@dataclass
-class Context:
-    """What the invariants read beside the rows: vectors by id, the clause registry, and the facts
-    each target states (target name -> {fact: value}, the catalog's)."""
-    vectors: dict
-    registry: object
-    catalog_facts: dict = field(default_factory=dict)
-    observations: dict = field(default_factory=dict)   # (run_id, test_id) -> an OpenMessaging row's record
-
-    @property
-    def features(self) -> frozenset:
-        """The optional features some vector binds only where they are offered (its optional_feature):
-        the only MAY clauses whose rows say "offered" or "not offered" of an implementation. A vector
-        of another party that cites such a clause (a receiver reading what a sender MAY include) says
-        nothing of it."""
-        return frozenset(v.optional_feature for v in self.vectors.values() if v.optional_feature)
 
 
 def one_outcome_per_key(rows: list[Row], ctx: Context) -> list[Breach]:
@@ -347,7 +305,9 @@ def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
     return out
 
 
-INVARIANTS = (one_outcome_per_key, not_offered_not_failed, offered_or_not, reason_given, product_credit, recomputed)
+INVARIANTS = (one_outcome_per_key, not_offered_not_failed, offered_or_not, reason_given, product_credit, recomputed,
+              one_fact_per_broker)
+__all__ = ["Breach", "Context", "Row", "INVARIANTS", "audit", "run", "main", "rejudged", "recomputed"]
 
 
 def audit(rows: list[Row], ctx: Context) -> list[Breach]:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from reports import audit
+from reports import audit, audit_facts
 from reports.audit import Row
 
 RUN = "0" * 32
@@ -198,3 +198,42 @@ def test_an_error_names_its_kind_and_what_broke(ctx):
     assert audit.reason_given(rows(ok), ctx) == []
     assert names(audit.reason_given(rows(dict(ok, error_kind=None), dict(ok, message="")), ctx)) == \
         ["reason-given", "reason-given"]
+
+
+DC_PRESENT = "openmessaging.system-header.delivery-count-present"
+DC_REQUIRED = "openmessaging/system-header/delivery-count-required"
+
+
+def _dc_record(protocol, set_by, unavailable=None):
+    value = {"got": 0, "want": {"$absent": True}, "set_by": set_by, "note": None}
+    return {"kind": "om-message", "protocol": protocol, "product": "rabbitmq", "target": "rabbitmq-4.3.6",
+            "role": "reference", "complete": True, "sent_headers": [], "unavailable": unavailable or {},
+            "deliveries": [{"sent": {"message_id": "m", "called_ms": 1, "returned_ms": 2}, "received_ms": 3,
+                            "message_id": "m", "values": {"header.deliveryCount": value}}]}
+
+
+def _over(protocol, outcome, n):
+    r = rec(DC_PRESENT, outcome, impl=f"mqconform-om/{protocol}@rabbitmq-4.3.6", protocol=protocol, role="reference",
+            clause_outcomes={DC_REQUIRED: outcome})
+    r["test_id"] = f"t::{n}"
+    return r
+
+
+@pytest.mark.parametrize("set_by,unavailable,breach", [
+    ("broker", None, True),                    # the broker's own value, failed over one protocol only
+    ("by-protocol", None, True),               # stated by the protocol's definition: still the broker's
+    ("mapping", None, False),                  # our mapping's reading over that protocol: not the broker's fact
+    ("nobody", {"deliveryCount": "no field"}, False),   # the protocol has no field for it
+])
+def test_one_broker_fact_gets_one_verdict_over_every_protocol(ctx, set_by, unavailable, breach):
+    """Issue 41 class 6: no counter on a first delivery, xfail over one protocol and pass over the other."""
+    seeded = rows(_over("amqp10", "pass", 1), _over("amqp091", "xfail", 2))
+    ctx.observations = {(RUN, "t::1"): _dc_record("amqp10", "by-protocol"),
+                        (RUN, "t::2"): _dc_record("amqp091", set_by, unavailable)}
+    try:
+        found = audit_facts.one_fact_per_broker(seeded, ctx)
+    finally:
+        ctx.observations = {}
+    assert names(found) == (["one-fact-per-broker"] if breach else []), [b.shown() for b in found]
+    if breach:
+        assert "held over amqp10, failed over amqp091" in found[0].why
