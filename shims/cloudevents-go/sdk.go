@@ -156,3 +156,53 @@ func wireTransit(p map[string]any, viaGoAMQP bool) (map[string]any, error) {
 	}
 	return map[string]any{"message": msg}, nil
 }
+
+// ---- go-amqp's codec
+
+// received is the *amqp.Message a go-amqp receiver hands the application for the request's MESSAGE.
+func received(form any) (*amqp.Message, error) {
+	obj, ok := form.(map[string]any)
+	if !ok {
+		return nil, bad("message", "an object")
+	}
+	raw, err := writeMessage(obj)
+	if err != nil {
+		return nil, err
+	}
+	return goAMQPReceive(raw, "the request's message")
+}
+
+// sent is the MESSAGE form of what a go-amqp sender puts on the wire for m.
+func sent(m *amqp.Message) (map[string]any, error) {
+	raw, err := goAMQPSend(m, "the SDK's message")
+	if err != nil {
+		return nil, err
+	}
+	return readMessage(raw)
+}
+
+func goAMQPReceive(raw []byte, who string) (m *amqp.Message, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, notExpressible("go-amqp cannot decode %s: Message.Unmarshal panicked: %v", who, r)
+		}
+	}()
+	m = new(amqp.Message)
+	if e := m.UnmarshalBinary(raw); e != nil {
+		return nil, notExpressible("go-amqp's receiver hands no message for %s to an application: Message.Unmarshal says: %v", who, e)
+	}
+	return m, nil
+}
+
+func goAMQPSend(m *amqp.Message, who string) (raw []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			raw, err = nil, notExpressible("go-amqp cannot send %s: Message.Marshal panicked: %v", who, r)
+		}
+	}()
+	raw, e := m.MarshalBinary()
+	if e != nil {
+		return nil, notExpressible("go-amqp cannot send %s: Message.Marshal says: %v", who, e)
+	}
+	return raw, nil
+}
