@@ -145,21 +145,23 @@ def test_a_handshake_offering_an_unknown_mode_is_a_failed_start():
 
 def test_the_declared_process_codecs_and_the_run():
     specs = registry.load_process_codecs()
-    assert [s.name for s in specs] == ["cloudevents-sdk-python", "cloudevents-sdk-java"]
+    assert [s.name for s in specs] == ["cloudevents-sdk-python", "cloudevents-sdk-java", "cloudevents-sdk-go"]
     assert specs[0].bindings == ("ce-amqp", "ce-rabbitmq")
     assert specs[1].bindings == ("ce-amqp",)
+    assert (specs[2].bindings, specs[2].go_shim, specs[2].command) == (("ce-amqp",), {"dir": "shims/cloudevents-go"}, ())
+    assert specs[2].shown_command() == "shims/cloudevents-go (Go shim, go build)"
     names = {b: [c.info.name for c in registry.run_codecs(b)] for b in registry.BINDINGS}
     # One row per implementation and vector: each SDK runs through its shim only, over every binding
     # (its handshake makes a binding it does not offer not_applicable).
-    assert names == {b: ["mqconform-reference", "cloudevents-sdk-python", "cloudevents-sdk-java"]
+    assert names == {b: ["mqconform-reference", "cloudevents-sdk-python", "cloudevents-sdk-java", "cloudevents-sdk-go"]
                      for b in registry.BINDINGS}
-    assert [c.info.provenance.get("via") for c in registry.run_codecs("ce-amqp")] == [None, "process", "process"]
+    assert [c.info.provenance.get("via") for c in registry.run_codecs("ce-amqp")] == [None, "process", "process", "process"]
 
 
 def test_codec_option_adds_or_replaces_a_process_codec():
     specs = registry.process_codec_specs(["my-sdk=java -jar 'my shim.jar' --x", "cloudevents-sdk-python=python other.py"])
-    # the declared Java SDK stays as declared; the option replaces the Python one and adds its own
-    assert [s.name for s in specs if s.source != "--codec"] == ["cloudevents-sdk-java"]
+    # the declared Java and Go SDKs stay as declared; the option replaces the Python one and adds its own
+    assert [s.name for s in specs if s.source != "--codec"] == ["cloudevents-sdk-java", "cloudevents-sdk-go"]
     assert [(s.name, s.command, s.source) for s in specs if s.source == "--codec"] == [
         ("cloudevents-sdk-python", ("python", "other.py"), "--codec"),
         ("my-sdk", ("java", "-jar", "my shim.jar", "--x"), "--codec")]
@@ -190,6 +192,9 @@ def test_two_codec_options_of_one_name_are_an_error():
     ("codecs: [{name: x, command: [x], request_s: 0}]", r"codecs\[0\]\.request_s: a positive number"),
     ("codecs: [{name: x, command: [x], shim: {}}]", r"codecs\[0\]: unknown field 'shim'"),
     ("codecs: [{name: x, java_shim: {dir: d}}]", r"codecs\[0\]\.java_shim: \{dir, main"),
+    ("codecs: [{name: x, go_shim: {dir: d, main: m}}]", r"codecs\[0\]\.go_shim: \{dir\} \(the Go module's directory\)"),
+    ("codecs: [{name: x, go_shim: d}]", r"codecs\[0\]\.go_shim: \{dir\}"),
+    ("codecs: [{name: x, command: [x], go_shim: {dir: d}}]", r"codecs\[0\]: exactly one of `command`.*`go_shim`"),
     ("codecs: [{name: x, command: [x]}, {name: x, command: [y]}]", r"codecs\[1\]: the name 'x' is declared twice"),
     ("other: []", "a mapping with one key, `codecs`"),
     ("codecs: [x", "cannot be read"),
