@@ -143,16 +143,18 @@ def test_a_feature_with_no_native_field_is_absent_in_the_witness_rows_profile(om
     assert "no native field" in verdict.profile["search-index"]["evidence"]
 
 
-def test_a_permitted_absence_reads_every_form_of_a_check():
+def test_an_absence_every_check_accepts_is_not_observed_when_nothing_could_be_sent():
     """`any_of: [sent, absent]` (plain words) accepts the absence as `{is: absent}` does; a check
-    without `judges` is read too (fixtures/openmessaging/checks.py absence_permitted)."""
+    without `judges` is read too (fixtures/openmessaging/checks.py absence_unobserved). Nothing sent
+    is nothing observed: not judged, never a pass."""
     from types import SimpleNamespace
 
-    from fixtures.openmessaging.checks import absence_permitted
+    from fixtures.openmessaging.checks import absence_unobserved
+    from fixtures.verdict.outcomes import PreconditionFailed
 
     v = SimpleNamespace(expect={"checks": [{"of": "property.x", "any_of": ["sent", "absent"], "judges": ["c/1"]},
                                            {"of": "header.compression", "any_of": [{"is": "absent", "reading": "r"}]}]})
-    found = absence_permitted(v, "over p on t", "no field")
-    assert found is not None and found.passed == {"c/1"}
-    assert absence_permitted(SimpleNamespace(expect={"checks": [{"of": "x", "any_of": ["sent"], "judges": []}]}),
-                             "w", "e") is None
+    exc = absence_unobserved(v, "over p on t", "no field")
+    assert isinstance(exc, PreconditionFailed) and "not observed" in str(exc)
+    assert absence_unobserved(SimpleNamespace(expect={"checks": [{"of": "x", "any_of": ["sent"], "judges": []}]}),
+                              "w", "e") is None
