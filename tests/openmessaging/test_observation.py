@@ -158,3 +158,19 @@ def test_an_absence_every_check_accepts_is_not_observed_when_nothing_could_be_se
     assert isinstance(exc, PreconditionFailed) and "not observed" in str(exc)
     assert absence_unobserved(SimpleNamespace(expect={"checks": [{"of": "x", "any_of": ["sent"], "judges": []}]}),
                               "w", "e") is None
+
+
+@pytest.mark.parametrize("kw,status", [({}, "absent"), ({"provider_limit": True}, "unknown"),
+                                       ({"implicit": "every message is stored"}, "unknown")])
+def test_a_missing_field_makes_its_requirement_absent_only_where_that_says_something_of_the_broker(om_vectors, kw, status):
+    """Issue 41 class 8: RocketMQ has no durability field because it stores every message (`implicit`),
+    and the reference provider's own limit (`provider_limit`) says nothing of the broker either."""
+    from fixtures.openmessaging.mapping import FieldMapping, HonouredBy
+    from fixtures.openmessaging.profile import of_row
+
+    vector = next(v for v in om_vectors.vectors if v.id == "openmessaging.system-header.durability-offered")
+    fm = FieldMapping(name="durability", protocol="p", native=(), honoured_by=HonouredBy(
+        "durability-restart", "survived_restart", {"equals": True}, "durability", {}), **kw)
+    record = {"kind": observation.KIND, "protocol": "p", "target": "t", "sent_headers": ["durability"],
+              "unavailable": {"durability": "no field"}, "deliveries": []}
+    assert of_row(vector, record, {}, lambda name: fm)["durability"]["status"] == status
