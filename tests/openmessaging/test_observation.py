@@ -150,12 +150,13 @@ def test_an_absence_every_check_accepts_is_not_observed_when_nothing_could_be_se
     from types import SimpleNamespace
 
     from fixtures.openmessaging.checks import absence_unobserved
-    from fixtures.verdict.outcomes import PreconditionFailed
+    from fixtures.verdict.outcomes import AdapterLimitation, PreconditionFailed
 
     v = SimpleNamespace(expect={"checks": [{"of": "property.x", "any_of": ["sent", "absent"], "judges": ["c/1"]},
                                            {"of": "header.compression", "any_of": [{"is": "absent", "reading": "r"}]}]})
     exc = absence_unobserved(v, "over p on t", "no field")
-    assert isinstance(exc, PreconditionFailed) and "not observed" in str(exc)
+    assert isinstance(exc, AdapterLimitation) and "not observed" in str(exc)     # the reference's own stack
+    assert isinstance(absence_unobserved(v, "over p on t", "no key", "product"), PreconditionFailed)
     assert absence_unobserved(SimpleNamespace(expect={"checks": [{"of": "x", "any_of": ["sent"], "judges": []}]}),
                               "w", "e") is None
 
