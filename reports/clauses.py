@@ -28,7 +28,7 @@ def _applies(entries) -> tuple:
 
 
 def load(directory: str | Path | None = None) -> dict[str, dict]:
-    """clause id -> {spec, spec_revision, level, quote, section, testable, applies_to, unjudged_part}:
+    """clause id -> {spec, spec_revision, level, keyword, quote, section, testable, applies_to, unjudged_part}:
     `applies_to` the clause's own, else its document's (fixtures/vectordata/registry.py reads it the same way);
     `unjudged_part` what of the clause no vector judges yet (a half of a conditional clause), or None."""
     directory = Path(directory) if directory else DEFAULT_DIR
@@ -46,6 +46,8 @@ def load(directory: str | Path | None = None) -> dict[str, dict]:
                         "spec": doc.get("spec"),
                         "spec_revision": None if doc.get("revision") is None else str(doc.get("revision")),
                         "level": entry.get("level"),
+                        # "none": the level is read from a sentence without an RFC 2119 keyword
+                        "keyword": entry.get("keyword"),
                         "quote": entry.get("quote"),
                         "section": entry.get("section"),
                         "testable": entry.get("testable", True) is not False,

@@ -244,7 +244,9 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
             "spec": c["spec"], "spec_revision": c["spec_revision"], "clause_id": c["clause_id"],
             # The clause file knows the clause's own level; without it the
             # strongest level of the vectors that check it stands in.
-            "level": clause.get("level"), "quote": clause.get("quote"), "cells": {}})
+            "level": clause.get("level"), "quote": clause.get("quote"), "cells": {},
+            # a level the registry read from a sentence with no RFC 2119 keyword: the report says so
+            "no_keyword": clause.get("keyword") == "none"})
         if not clause.get("level"):
             levels = sorted(set(c["levels"]) | ({row["level"]} if row["level"] else set()),
                             key=lambda lv: LEVEL_RANK.get(lv, 99))

@@ -153,6 +153,12 @@ JS = r"""
 """
 
 
+# A clause whose level the registry read from a sentence without an RFC 2119 keyword (`keyword: none`):
+# its level is marked `*` in the grid and said in its evidence.
+NO_KEYWORD = ('<p class="muted">Level read from the sentence: it has no RFC 2119 keyword '
+              "(the clause registry's reading, vectors/clauses).</p>")
+
+
 def _e(value) -> str:
     return escape("" if value is None else str(value), quote=True)
 
@@ -371,7 +377,7 @@ def _matrix(report: dict, ids: dict) -> str:
         out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-spec="{_e(skey)}" '
                    f'data-level-group="{group_of(row["level"])}" data-text="{_e(text)}" '
                    f'data-bad="{1 if bad else 0}"><td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
-                   f"<td>{_e(row['level'])}</td>{''.join(cells)}</tr>")
+                   f"<td>{_e(row['level'])}{'*' if row.get('no_keyword') else ''}</td>{''.join(cells)}</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -386,7 +392,7 @@ def _drilldown(report: dict, ids: dict) -> str:
         blocks = "".join(render_compare.evidence(impl, cell) for impl, cell in sorted(row["cells"].items()))
         out.append(f'<details id="{ids[key]}" data-clause="{_e(row["clause_id"])}" data-level="{_e(row["level"])}">'
                    f'<summary>{_e(row["clause_id"])} <span class="muted">{_e(row["level"])}</span></summary>'
-                   f"{quote}{blocks}</details>")
+                   f"{quote}{NO_KEYWORD if row.get('no_keyword') else ''}{blocks}</details>")
     return "".join(out) or "<p class=muted>No clauses.</p>"
 
 

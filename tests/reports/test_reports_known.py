@@ -45,3 +45,21 @@ def test_entries_are_shown_beside_the_rows_they_account_for(tmp_path):
     html, md = render_html.render(report), render_md.render(report)
     assert 'href="https://bugs.example/b/1"' in html and "quarantined: timing" in html
     assert "[bug report](https://bugs.example/b/1)" in md and "quarantined in the gate: timing" in md
+
+
+def test_a_level_read_from_a_sentence_without_a_keyword_is_said_so():
+    """Issue 41 item 6: a clause whose registry entry says `keyword: none` is marked in the grid and its
+    evidence says the level was read from a sentence with no RFC 2119 keyword."""
+    agg = model.Aggregates(
+        runs=[{"impl": "b", "run_id": "r", "run_started": "t", "run_us": 1, "kind": "broker", "version": "1",
+               "vectors_digest": "d", "suite_version": "0", "counts": {"fail": 1}}],
+        cells=[{"spec": "s", "spec_revision": "1", "clause_id": "s/1/a", "impl": "b", "worst": "fail",
+                "counts": {"fail": 1}, "levels": ["MUST"], "vectors": [vec("v1", "fail", "fail")]}],
+        level_counts=[{"impl": "b", "spec": "s", "spec_revision": "1", "level": "MUST", "outcome": "fail", "n": 1}],
+        flaky=[])
+    clauses = {"s/1/a": {"spec": "s", "spec_revision": "1", "level": "MUST", "keyword": "none", "quote": "q",
+                         "testable": True, "applies_to": (), "unjudged_part": None}}
+    html = render_html.render(model.build_report(agg, clauses, generated="now"))
+    assert "<td>MUST*</td>" in html and "no RFC 2119 keyword" in html
+    plain = render_html.render(model.build_report(agg, {"s/1/a": {**clauses["s/1/a"], "keyword": "MUST"}}, generated="now"))
+    assert "<td>MUST*</td>" not in plain and "no RFC 2119 keyword" not in plain
