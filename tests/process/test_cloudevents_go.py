@@ -20,17 +20,13 @@ import pytest
 
 from fixtures.process import goshim
 from fixtures.process import protocol as p
-from fixtures.process.session import ImplProcess
+from tests.process import ce_shim
+from tests.process.ce_shim import TIMEOUT, decode, refusal, s, started
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIM_DIR = "shims/cloudevents-go"
-TIMEOUT = 30
 
 pytestmark = pytest.mark.skipif(goshim.go_binary() is None, reason="Go builds the CloudEvents Go shim")
-
-
-def s(v):
-    return {"string": v}
 
 
 def b64(data: bytes) -> str:
@@ -54,25 +50,11 @@ def command():
 
 @pytest.fixture(scope="module")
 def codec(command, tmp_path_factory):
-    proc = ImplProcess(command, role="cloudevents-codec", log_path=tmp_path_factory.mktemp("cego") / "shim.log",
-                       handshake_s=60, label="cloudevents-go")
-    proc.start()
-    yield proc
-    assert proc.close() == 0          # stdin's end ends it, cleanly
+    yield from started(command, tmp_path_factory, "cloudevents-go", handshake_s=60)
 
 
 def encode(codec, mode, event=EVENT):
-    return codec.request("encode", {"binding": "ce-amqp", "mode": mode, "event": event}, timeout=TIMEOUT)["message"]
-
-
-def decode(codec, message):
-    return codec.request("decode", {"binding": "ce-amqp", "message": message}, timeout=TIMEOUT)
-
-
-def refusal(codec, op, params) -> p.Refusal:
-    with pytest.raises(p.Refusal) as exc:
-        codec.request(op, {"binding": "ce-amqp", **params}, timeout=TIMEOUT)
-    return exc.value
+    return ce_shim.encode(codec, mode, event)
 
 
 def pinned(module: str) -> str:

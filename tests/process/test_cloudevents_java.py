@@ -19,20 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.process import protocol as p
-from fixtures.process.session import ImplProcess
+from tests.process import ce_shim
+from tests.process.ce_shim import TIMEOUT, decode, refusal, s, started
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIM_DIR = "shims/cloudevents-java"
 MAIN = "mqconform.cecodec.Main"
-TIMEOUT = 30
 
 pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None,
                                 reason="Maven and Java build and run the CloudEvents Java shim")
-
-
-def s(v):
-    return {"string": v}
 
 
 EVENT = {"attributes": {"specversion": s("1.0"), "id": s("A1"), "source": {"uri-reference": "/ctx"}, "type": s("t"),
@@ -44,25 +39,11 @@ EVENT = {"attributes": {"specversion": s("1.0"), "id": s("A1"), "source": {"uri-
 @pytest.fixture(scope="module")
 def codec(tmp_path_factory):
     from fixtures.process.shims import java_command
-    proc = ImplProcess(java_command(SHIM_DIR, MAIN), role="cloudevents-codec",
-                       log_path=tmp_path_factory.mktemp("cejava") / "shim.log", handshake_s=120, label="cloudevents-java")
-    proc.start()
-    yield proc
-    assert proc.close() == 0          # stdin's end ends it, cleanly
+    yield from started(java_command(SHIM_DIR, MAIN), tmp_path_factory, "cloudevents-java", handshake_s=120)
 
 
 def encode(codec, mode, event=EVENT):
-    return codec.request("encode", {"binding": "ce-amqp", "mode": mode, "event": event}, timeout=TIMEOUT)["message"]
-
-
-def decode(codec, message):
-    return codec.request("decode", {"binding": "ce-amqp", "message": message}, timeout=TIMEOUT)
-
-
-def refusal(codec, op, params) -> p.Refusal:
-    with pytest.raises(p.Refusal) as exc:
-        codec.request(op, {"binding": "ce-amqp", **params}, timeout=TIMEOUT)
-    return exc.value
+    return ce_shim.encode(codec, mode, event)
 
 
 def test_handshake_names_the_sdk_and_what_its_module_offers(codec):
