@@ -27,7 +27,10 @@ What it keeps (the rule: a shim translates, nothing more):
   completed or checked against the bytes it was handed (a decoded data value is turned into bytes
   by the type the SDK gave it, never by re-reading the received body);
 - the message is typed as the AMQP client the user would pair it with puts it on the wire (see
-  `amqp10_typed` and `amqp091_typed`).
+  `amqp10_typed` and `amqp091_typed`), except where the SDK documents the AMQP type of a value it
+  returns as a plain Python value: to_binary's "Datetime values are encoded as AMQP timestamp type
+  (milliseconds since Unix epoch)" returns an int, which a user sends as the timestamp the SDK
+  says it is (`sdk_typed_amqp10`). The SDK's own word, never a guess from the value.
 
 Run: python3 shim.py   (it reads requests on stdin until stdin ends, then exits 0).
 """
@@ -312,8 +315,16 @@ def _plain(value):
     return value
 
 
-def amqp10_send(sdk_msg) -> dict:
-    """The SDK's AMQPMessage as a proton sender puts it on the wire and a receiver reads it back."""
+def sdk_typed_amqp10(ce) -> set:
+    """SDK: the application properties whose AMQP type the SDK documents: to_binary writes a datetime
+    attribute under its cloudEvents_ name as an int it calls the AMQP timestamp type."""
+    return {sdk_amqp.CE_PREFIX_UNDERSCORE + name for name, v in sdk(ce.get_attributes).items()
+            if isinstance(v, dt.datetime)}
+
+
+def amqp10_send(sdk_msg, timestamps: set = frozenset()) -> dict:
+    """The SDK's AMQPMessage as a proton sender puts it on the wire and a receiver reads it back;
+    `timestamps`: the application properties the SDK documents as AMQP timestamps (an int each)."""
     unknown = set(sdk_msg.properties) - {"content-type"}
     if unknown:
         raise Refused("not-expressible", f"the SDK set AMQP properties this shim does not send: {sorted(unknown)}")
@@ -321,7 +332,8 @@ def amqp10_send(sdk_msg) -> dict:
         m = proton.Message()
         if "content-type" in sdk_msg.properties:
             m.content_type = sdk_msg.properties["content-type"]
-        m.properties = dict(sdk_msg.application_properties) or None
+        m.properties = {k: proton.timestamp(v) if k in timestamps and isinstance(v, int) and not isinstance(v, bool)
+                        else v for k, v in sdk_msg.application_properties.items()} or None
         m.body = bytes(sdk_msg.application_data)
         m.inferred = True                       # bytes + inferred: a data section
         got = proton.Message()
@@ -461,7 +473,6 @@ def amqp091_receive(message: dict):
 # SDK: the SDK's writers and readers per binding.
 WRITERS = {"ce-amqp": {"binary": sdk_amqp.to_binary, "structured": sdk_amqp.to_structured},
            "ce-rabbitmq": {"binary": sdk_rabbitmq.to_binary, "structured": sdk_rabbitmq.to_structured}}
-SENDERS = {"ce-amqp": amqp10_send, "ce-rabbitmq": amqp091_send}
 
 
 def encode(params: dict) -> dict:
@@ -473,7 +484,8 @@ def encode(params: dict) -> dict:
     # held_attributes: the event as the SDK holds it (its constructor may have added an attribute),
     # read from the SDK's own object; the harness judges the binding on it (docs/codec-protocol.md).
     held = {n: attr_form(n, v) for n, v in sdk(ce.get_attributes).items() if v is not None}
-    return {"message": SENDERS[binding](sdk_msg), "held_attributes": held}
+    sent = amqp10_send(sdk_msg, sdk_typed_amqp10(ce)) if binding == "ce-amqp" else amqp091_send(sdk_msg)
+    return {"message": sent, "held_attributes": held}
 
 
 def decode(params: dict) -> dict:

@@ -142,3 +142,15 @@ def test_the_shim_never_answers_rejected_from_its_own_code():
     assert len(raisers) == 1
     sdk_fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "sdk")
     assert raisers[0] in list(ast.walk(sdk_fn))
+
+
+def test_a_datetime_goes_out_as_the_amqp_timestamp_the_sdk_documents_and_an_int_as_a_long():
+    # to_binary: "Datetime values are encoded as AMQP timestamp type (milliseconds since Unix epoch)",
+    # returned as an int: the shim sends it as that timestamp; an Integer extension's int is a long.
+    [answer] = ask({"op": "encode", "params": {"binding": "ce-amqp", "mode": "binary", "event": {
+        "attributes": {**BASE, "time": {"timestamp": "2018-04-05T03:56:24Z"},
+                       "when": {"timestamp": "1970-01-01T00:00:01Z"}, "n": {"integer": 1000}}, "data": ""}}})
+    app = answer["result"]["message"]["application_properties"]
+    assert app["cloudEvents_time"] == {"timestamp": 1522900584000}
+    assert app["cloudEvents_when"] == {"timestamp": 1000}
+    assert app["cloudEvents_n"] == {"long": 1000}

@@ -51,16 +51,15 @@ def test_identity():
 
 # ---- ce-amqp, encode ------------------------------------------------------------------------
 
-def test_amqp_binary_is_typed_as_proton_sends_it():
+def test_amqp_binary_is_typed_as_proton_sends_it_and_as_the_sdk_documents():
     msg = AMQP.encode(event(b'{"a":1}', time=Attr("timestamp", T0), datacontenttype=Attr("string", "application/json"),
                             flag=Attr("boolean", True), n=Attr("integer", 5), blob=Attr("binary", b"\x00")), "binary")
     assert msg.properties == {"content-type": "application/json"}
     assert msg.application_properties == {
         **AMQP_REQUIRED,
-        # Known SDK behaviour: `time` is written as a Python int of milliseconds, which
-        # an AMQP client sends as a long, not the timestamp of ce-amqp 3.1.3.2
-        # ("Timestamp | timestamp"; "MUST be strict for outgoing messages").
-        "cloudEvents_time": Typed("long", 1522900584000),
+        # `time` is written as a Python int of milliseconds, which to_binary documents as
+        # "AMQP timestamp type": sent as the timestamp the SDK says it is; a plain int is a long.
+        "cloudEvents_time": Typed("timestamp", 1522900584000),
         "cloudEvents_flag": Typed("boolean", True), "cloudEvents_n": Typed("long", 5),
         "cloudEvents_blob": Typed("binary", b"\x00")}
     assert msg.body == AmqpBody.of_bytes(b'{"a":1}')
@@ -71,7 +70,7 @@ def test_amqp_binary_time_can_lose_a_millisecond():
     # truncates, so some whole-millisecond times come out 1 ms early.
     t = dt.datetime(1987, 5, 10, 10, 40, 21, 915000, tzinfo=UTC)
     msg = AMQP.encode(event(time=Attr("timestamp", t)), "binary")
-    assert msg.application_properties["cloudEvents_time"] == Typed("long", 547641621914)   # not ...915
+    assert msg.application_properties["cloudEvents_time"] == Typed("timestamp", 547641621914)   # not ...915
 
 
 def test_amqp_encode_maps_only_the_attributes_the_event_has():

@@ -5,7 +5,7 @@ import pytest
 from fixtures.openmessaging.mapping import MappingError, NoNativeField, load_mapping
 from fixtures.openmessaging.model import HEADERS, TYPES
 from fixtures.vectordata import spectext
-from fixtures.verdict.outcomes import PreconditionFailed, Unsupported
+from fixtures.verdict.outcomes import Unsupported
 
 
 @pytest.fixture(scope="module")
@@ -112,11 +112,6 @@ def test_a_limit_of_the_reference_providers_client_library_is_its_lack(mapping):
     with pytest.raises(Unsupported, match="rocketmq-python-client") as info:
         mapping.header("traceId", "rocketmq-grpc").require("rocketmq")
     assert info.value.feature == "openmessaging/system-header/trace-id-optional"
-
-
-def test_environment_limit_is_a_precondition(mapping):
-    with pytest.raises(PreconditionFailed, match="two deployments"):
-        mapping.feature("regions", "amqp091").require("rabbitmq")
 
 
 def test_scenario_needs(mapping):

@@ -63,7 +63,7 @@ def test_the_witness_is_observed_once_per_target_and_protocol(om_vectors, monkey
     real = runner._run_message_timed
     monkeypatch.setattr(runner, "_run_message_timed", lambda v, b, r: calls.append((v.id, b.protocol)) or real(v, b, r))
     broker = FakeLive("fakemq")
-    for vid in ("openmessaging.system-header.priority-range", "openmessaging.system-header.priority-default",
+    for vid in ("openmessaging.system-header.priority-range", "openmessaging.system-header.priority-out-of-range",
                 "openmessaging.system-header.priority-offered"):
         _run(om_vectors, monkeypatch, broker, vid)
     _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-offered", protocol="amqp10")
@@ -104,3 +104,25 @@ def test_a_binding_error_of_the_witness_is_a_transient_precondition(om_vectors, 
         offered.require(vector, b, om_vectors.registry, boom, 5.0)
     assert getattr(info.value, "transient", False) and "priority-offered" in str(info.value)
     assert not [k for k in broker.shared if k[0] == "om-offered"]      # nothing kept: the next asks again
+
+
+def test_a_witness_that_fails_on_a_value_the_implementation_set_is_a_fail_and_the_feature_is_offered(
+        om_vectors, monkeypatch):
+    # The priority sent (7) comes back as another value the implementation set: the MAY was taken
+    # and its result does not hold (a fail, never "not shown"), and the gated MUSTs are judged.
+    broker = FakeLive("fakemq")
+    witness = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-offered",
+                   broker_headers={"priority": 3})
+    assert witness.outcome == "fail", witness.message
+    assert "the permitted (MAY) behaviour was taken" in witness.message
+    gated = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-range",
+                 broker_headers={"priority": 3})
+    assert gated.outcome == "fail", gated.message
+
+
+def test_a_witness_that_fails_on_nothing_produced_is_not_shown(om_vectors, monkeypatch):
+    broker = FakeLive("fakemq")
+    witness = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-offered", strip={"priority"})
+    assert witness.outcome == "unsupported", witness.message
+    gated = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-range", strip={"priority"})
+    assert gated.outcome == "not_applicable", gated.message

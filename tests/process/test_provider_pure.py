@@ -7,7 +7,7 @@ from fixtures.openmessaging.mapping import NoNativeField, default_mapping
 from fixtures.openmessaging.model import OMMessage, OMValue
 from fixtures.openmessaging.process_binding import ProviderBinding, provider_mapping
 from fixtures.process import providers
-from fixtures.verdict.outcomes import PreconditionFailed, Unsupported
+from fixtures.verdict.outcomes import Unsupported
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +49,6 @@ def test_every_header_of_the_base_mapping_has_a_provider_field(pv):
     assert isinstance(corr.missing(corr.support("rocketmq"), "rocketmq"), Unsupported)
     version = m.feature("version", pv.key)
     assert isinstance(version.missing(version.support("rocketmq"), "rocketmq"), NoNativeField)
-    regions = m.feature("regions", pv.key)
-    assert isinstance(regions.missing(regions.support("rocketmq"), "rocketmq"), PreconditionFailed)
     assert not m.feature("settled-delivery", pv.key).adapter_limit
     assert not m.property_type("Binary", pv.key).adapter_limit
     # A header the text asks the provider to act on is earned by behaviour, as for every provider.
