@@ -90,12 +90,19 @@ def test_profile_quotes_are_verbatim_and_parties_server_or_provider():
 def test_profile_credit_comes_from_observation_only():
     # priorities delivered in arrival order: checked and not seen
     e = om_profile.from_observations("priority-order", {"inversion_rate": 1.0, "not_by_chance": False,
+                                                        "better_than_without_priority": False,
                                                         "normal_in_send_order": True}, "x")
     assert e["priority"]["status"] == "absent" and e["ordering"]["status"] == "native"
-    e = om_profile.from_observations("priority-order", {"inversion_rate": 0.0, "not_by_chance": True}, "x")
+    e = om_profile.from_observations("priority-order", {"inversion_rate": 0.0, "not_by_chance": True,
+                                                        "better_than_without_priority": True}, "x")
     assert e["priority"]["status"] == "native" and "ordering" not in e      # not observed: not written
+    # an order the destination gives the same backlog without priorities is not priority handling
+    e = om_profile.from_observations("priority-order", {"inversion_rate": 0.18, "not_by_chance": True,
+                                                        "better_than_without_priority": False}, "x")
+    assert e["priority"]["status"] == "absent"
     # a low inversion rate that a random interleave gives as often is not priority handling
-    e = om_profile.from_observations("priority-order", {"inversion_rate": 0.3, "not_by_chance": False}, "x")
+    e = om_profile.from_observations("priority-order", {"inversion_rate": 0.3, "not_by_chance": False,
+                                                        "better_than_without_priority": True}, "x")
     assert e["priority"]["status"] == "absent"
     e = om_profile.from_observations("expiry", {"expired_delivered": True, "control_delivered": True}, "x")
     assert e["expiry"]["status"] == "absent"
