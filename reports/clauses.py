@@ -28,9 +28,12 @@ def _applies(entries) -> tuple:
 
 
 def load(directory: str | Path | None = None) -> dict[str, dict]:
-    """clause id -> {spec, spec_revision, level, keyword, quote, section, testable, applies_to, unjudged_part}:
+    """clause id -> {spec, spec_revision, level, keyword, quote, section, testable, applies_to, unjudged_part, parties}:
     `applies_to` the clause's own, else its document's (fixtures/vectordata/registry.py reads it the same way);
-    `unjudged_part` what of the clause no vector judges yet (a half of a conditional clause), or None."""
+    `unjudged_part` what of the clause no vector judges yet (a half of a conditional clause), or None;
+    `parties` who it binds (broker, client), () where the file states none."""
+    from fixtures.vectordata.registry import parties_of
+
     directory = Path(directory) if directory else DEFAULT_DIR
     out: dict[str, dict] = {}
     if not directory.is_dir():
@@ -53,6 +56,7 @@ def load(directory: str | Path | None = None) -> dict[str, dict]:
                         "testable": entry.get("testable", True) is not False,
                         "applies_to": _applies(entry.get("applies_to")) or spec_applies,
                         "unjudged_part": entry.get("unjudged_part"),
+                        "parties": parties_of(entry),
                     }
         except (OSError, yaml.YAMLError, AttributeError, TypeError) as exc:
             print(f"reports: skipping clause file {path}: {exc}", file=sys.stderr)

@@ -6,8 +6,10 @@ The rules it keeps:
   * the clauses counted are the spec's clauses (vectors/clauses/<spec>.yaml) at MUST or MUST NOT
     that are testable (`testable: false` marks the others);
   * a clause does not apply when its `applies_to` (its own, else its document's) does not describe
-    the implementation's kind, product and version (fixtures/verdict/applicability.py), or when every row of
-    the implementation that gives it an outcome gives `not_applicable`;
+    the implementation's kind, product and version, or its `party` is not the implementation's
+    kind's (a client library is judged on the client's clauses, a broker on the broker's:
+    fixtures/verdict/applicability.py), or when every row of the implementation that gives it an
+    outcome gives `not_applicable`;
   * an applying clause is judged and held when its outcomes in the latest run (clause_outcomes;
     a schema 1 row gives each clause the row's outcome) are pass or xpass, besides not_applicable,
     and the registry names no part of it that no vector judges (`unjudged_part`);
@@ -18,7 +20,7 @@ verdict cannot be conformant.
 """
 from __future__ import annotations
 
-from fixtures.verdict.applicability import why_not
+from fixtures.verdict.applicability import party_excludes, why_not
 from fixtures.verdict.levels import group_of
 from fixtures.verdict.row import role_of
 
@@ -72,7 +74,7 @@ def coverage(spec: str, ident: dict, clause_counts: dict[str, dict[str, int]], c
                 if c.get("testable", True) and group_of(c.get("level") or "MUST") == "MUST"}
     held, failed, not_judged, na = [], [], [], []
     for cid, c in testable.items():
-        if excluded(c.get("applies_to") or (), ident):
+        if excluded(c.get("applies_to") or (), ident) or party_excludes(c.get("parties") or (), ident.get("kind")):
             na.append(cid)
             continue
         counts = {o: n for o, n in (clause_counts.get(cid) or {}).items() if n}

@@ -26,6 +26,7 @@ ROOMS = (
     ("fixtures.vectordata",),
     ("fixtures.adapters", "fixtures.codecs", "fixtures.provision", "fixtures.process"),
     ("fixtures.run",),
+    ("fixtures.clients",),          # client libraries under test: over fixtures.process, run by fixtures.kinds
     ("fixtures.kinds", "fixtures.measurements", "fixtures.openmessaging", "fixtures.faults", "fixtures.strategies",
      "fixtures.bench"),
     ("fixtures.plugin",),

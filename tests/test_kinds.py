@@ -18,7 +18,7 @@ def test_every_kind_declares_a_schema_part_a_lint_and_what_it_runs_over():
 
 
 def test_an_unknown_kind_is_named_with_the_known_ones():
-    with pytest.raises(kinds.UnknownKind, match=r"'nope' \(registered: encode, decode"):
+    with pytest.raises(kinds.UnknownKind, match=r"'nope' \(registered: address, encode, decode"):
         kinds.get("nope")
 
 
@@ -31,7 +31,7 @@ def test_a_kind_is_registered_by_one_module_only(monkeypatch):
 
 
 def test_a_kind_over_something_unknown_or_naming_no_part_is_refused():
-    with pytest.raises(ValueError, match="over 'broker'; known: codec, target"):
+    with pytest.raises(ValueError, match="over .broker.; known: codec, client, target"):
         kinds.register("x", title="t", schema="codec_vectors.json", input=None, expect=None, checks=len,
                        over="broker", module="m")
     with pytest.raises(ValueError, match="names schema part 'missing.json'"):
@@ -82,6 +82,7 @@ def test_a_test_is_parametrized_over_what_its_kinds_run_over():
     assert parametrized_over("t", ["vector", "broker", "target"], ["behaviour"]) == "target"
     assert parametrized_over("t", ["vector", "broker", "target", "provider"], ["om-message"]) == "target+provider"
     assert parametrized_over("t", ["vector"], []) == "plain"
+    assert parametrized_over("t", ["vector", "client"], ["address"]) == "client"
 
 
 @pytest.mark.parametrize("fixtures, taken, message", [
