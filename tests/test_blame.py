@@ -9,7 +9,8 @@ import pytest
 
 from fixtures.codecs.bindings import PROFILES
 from fixtures.codecs.model import AmqpBody, AmqpMessage, Attr, Event, Typed
-from fixtures.kinds.codec_checks import _judge, event_mismatches, message_mismatches, separator_controls
+from fixtures.kinds.codec_checks import _judge, separator_controls
+from fixtures.kinds.codec_match import event_mismatches, message_mismatches
 from fixtures.verdict.blame import Finding, blame, blame_readings
 from fixtures.verdict.outcomes import VectorFailed
 from fixtures.verdict.verdicts import decide

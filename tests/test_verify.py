@@ -1,7 +1,7 @@
 """Shared verifier details that no codec currently exercises."""
 from fixtures.codecs.bindings import PROFILES
 from fixtures.codecs.model import Amqp091Message, AmqpBody, AmqpMessage, Typed
-from fixtures.kinds.codec_checks import message_mismatches
+from fixtures.kinds.codec_match import message_mismatches
 
 DOC = b'{"specversion":"1.0","id":"1","source":"/s","type":"t","time":"2018-04-05T03:56:24Z"}'
 PATTERN = {"consistent_headers": True, "structured": {"attributes": {"specversion": "1.0", "id": "1", "source": "/s", "type": "t",

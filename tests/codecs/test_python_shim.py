@@ -53,7 +53,7 @@ def test_an_attribute_the_sdks_event_added_is_not_one_its_binding_added():
     any other still is."""
     from fixtures.codecs.bindings import PROFILES
     from fixtures.codecs.jsonforms import message_from_json
-    from fixtures.kinds.codec_checks import message_mismatches
+    from fixtures.kinds.codec_match import message_mismatches
     [answer] = ask({"op": "encode", "params": {"binding": "ce-amqp", "mode": "binary",
                                                "event": {"attributes": BASE, "data": ""}}})
     msg = message_from_json(answer["result"]["message"])
