@@ -8,6 +8,7 @@ import time
 import pytest
 
 from fixtures.adapters import rocketmq as R
+from fixtures.adapters import rocketmq_received as held
 from fixtures.adapters.base import PeerError, Refused, TransportError
 from fixtures.codecs.model import RocketMQMessage
 from fixtures.verdict.outcomes import AdapterLimitation
@@ -46,12 +47,12 @@ class _Adapter:
 
 def _received(client, invisible_s=1, asked_at=None):
     asked = time.monotonic() if asked_at is None else asked_at
-    return R.Received(RocketMQMessage(topic="t", properties={}, body=b"x"), "m-1", 1, None, None, None, "NORMAL",
+    return held.Received(RocketMQMessage(topic="t", properties={}, body=b"x"), "m-1", 1, None, None, None, "NORMAL",
                       False, client, object(), _Adapter(), invisible_s, asked, asked + 0.5)
 
 
 def test_a_held_message_is_extended_before_its_invisible_time_runs_out_and_then_acked(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    monkeypatch.setattr(held, "RENEW_AT", 0.01)
     client = _Client()
     r = _received(client)
     r.hold()
@@ -65,7 +66,7 @@ def test_a_held_message_is_extended_before_its_invisible_time_runs_out_and_then_
 
 
 def test_a_released_message_is_not_extended(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.5)
+    monkeypatch.setattr(held, "RENEW_AT", 0.5)
     client = _Client()
     r = _received(client, invisible_s=4)           # the extension due 2 s after the receive
     r.hold()
@@ -76,8 +77,8 @@ def test_a_released_message_is_not_extended(monkeypatch):
 
 
 def test_an_expired_receipt_handle_is_named_as_our_clients_timing():
-    r = _received(_Client(refuse=R.RECEIPT_EXPIRED), invisible_s=5, asked_at=time.monotonic() - 6.5)
-    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+    r = _received(_Client(refuse=held.RECEIPT_EXPIRED), invisible_s=5, asked_at=time.monotonic() - 6.5)
+    with pytest.raises(held.InvisibleTimeRanOut) as exc:
         r.ack()
     assert isinstance(exc.value, AdapterLimitation) and exc.value.kind == "adapter"
     text = str(exc.value)
@@ -88,8 +89,8 @@ def test_an_expired_receipt_handle_is_named_as_our_clients_timing():
 
 
 def test_a_failed_extension_is_tried_again_while_the_invisible_time_lasts(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.01)
-    monkeypatch.setattr(R, "RETRY_S", 0.01)
+    monkeypatch.setattr(held, "RENEW_AT", 0.01)
+    monkeypatch.setattr(held, "RETRY_S", 0.01)
     client = _Client(fail_changes=2)
     r = _received(client, invisible_s=5)
     r.hold()
@@ -100,7 +101,7 @@ def test_a_failed_extension_is_tried_again_while_the_invisible_time_lasts(monkey
 
 
 def test_an_expired_handle_after_a_failed_extension_says_what_the_hold_did(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.01)
+    monkeypatch.setattr(held, "RENEW_AT", 0.01)
     client = _Client(fail_changes=1)
     r = _received(client, invisible_s=1, asked_at=time.monotonic() - 0.995)    # no time left for another try
     r.hold()
@@ -108,8 +109,8 @@ def test_an_expired_handle_after_a_failed_extension_says_what_the_hold_did(monke
     while not r._hold.stopped and time.monotonic() < deadline:
         time.sleep(0.01)
     assert r._hold.stopped and client.calls == ["change 1 failed"]
-    client.refuse = R.RECEIPT_EXPIRED
-    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+    client.refuse = held.RECEIPT_EXPIRED
+    with pytest.raises(held.InvisibleTimeRanOut) as exc:
         r.ack()
     text = str(exc.value)
     assert re.search(r"extended 0 time\(s\); the next extension, tried [0-9.]+ s after the receive", text), text
@@ -118,9 +119,9 @@ def test_an_expired_handle_after_a_failed_extension_says_what_the_hold_did(monke
 
 
 def test_an_extension_refused_as_expired_is_not_tried_again(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.01)
-    monkeypatch.setattr(R, "RETRY_S", 0.01)
-    client = _Client(refuse=R.RECEIPT_EXPIRED)
+    monkeypatch.setattr(held, "RENEW_AT", 0.01)
+    monkeypatch.setattr(held, "RETRY_S", 0.01)
+    client = _Client(refuse=held.RECEIPT_EXPIRED)
     r = _received(client, invisible_s=5)
     r.hold()
     deadline = time.monotonic() + 5
@@ -128,7 +129,7 @@ def test_an_extension_refused_as_expired_is_not_tried_again(monkeypatch):
         time.sleep(0.01)
     time.sleep(0.1)                                # ten retry periods: no second try
     assert client.calls == ["change 5"]
-    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+    with pytest.raises(held.InvisibleTimeRanOut) as exc:
         r.ack()
     assert "failed (the proxy refused the expired receipt handle (INVALID_RECEIPT_HANDLE))" in str(exc.value)
 
@@ -155,13 +156,13 @@ def test_a_refused_change_leaves_the_message_its_receipt_handle():
 
 
 def test_a_late_ack_after_extensions_made_says_the_next_was_not_made(monkeypatch):
-    monkeypatch.setattr(R, "RENEW_AT", 0.5)
+    monkeypatch.setattr(held, "RENEW_AT", 0.5)
     client = _Client()
     r = _received(client, invisible_s=5, asked_at=time.monotonic() - 6.0)
-    r._hold = R._Hold(r)                           # held, its timer never ran (a starved machine)
+    r._hold = held._Hold(r)                           # held, its timer never ran (a starved machine)
     r._hold.extensions = 2
-    client.refuse = R.RECEIPT_EXPIRED
-    with pytest.raises(R.InvisibleTimeRanOut) as exc:
+    client.refuse = held.RECEIPT_EXPIRED
+    with pytest.raises(held.InvisibleTimeRanOut) as exc:
         r.ack()
     assert "extended 2 time(s); the next extension, due 2.5 s after the receive (or last extension) was asked " \
            "for, was not made in time" in str(exc.value)
@@ -186,4 +187,4 @@ def test_the_clients_expired_handle_answer_is_read_as_that_condition():
             adapter.call("ack of m-1", ack)
     finally:
         adapter._workers.close()
-    assert exc.value.error.condition == R.RECEIPT_EXPIRED
+    assert exc.value.error.condition == held.RECEIPT_EXPIRED
