@@ -79,7 +79,6 @@ def test_client_side_required_header_is_carried_by_the_mapping(mapping):
         f = mapping.header("bornHost", proto)
         assert f.native == () and f.carried_in and f.set_by == "mapping"
         assert f.require("rabbitmq") is f
-        assert f.kind("rabbitmq").startswith("set by the mapping (application property")
     # never for a server-side header, nor for one whose text asks the provider to act on it
     for name, per in mapping.headers.items():
         for f in per.values():
@@ -126,13 +125,6 @@ def test_per_product_facts(mapping):
     assert expire.support("rabbitmq") is None and expire.product_fact("rabbitmq", "encoding") is None
     assert mapping.header("bornTimestamp", "amqp091").unit == "seconds"
     assert mapping.queue_args("rabbitmq", "counting") == {"x-queue-type": "quorum"}
-
-
-def test_support_table_says_native_mapped_or_absent(mapping):
-    t = mapping.support_table("rabbitmq", ("amqp091",))
-    assert t["storeHost"]["amqp091"] == "absent"
-    assert t["messageId"]["amqp091"].startswith("set by the mapping")
-    assert t["topic"]["amqp091"] == "native, set by the broker"
 
 
 def test_lossy_seconds_mappings_say_so(mapping):
