@@ -62,3 +62,13 @@ def test_epoch_millis_rejects_seconds_and_bools_are_not_numbers():
     assert matches("epoch-millis", 1_700_000_000_000, Context())[0]
     assert not matches("epoch-millis", 1_700_000_000, Context())[0]
     assert not matches({"equals": 1}, True, Context())[0]
+
+
+def test_client_host_names_this_clients_host_by_name_or_address_with_or_without_port():
+    from fixtures.openmessaging.judge import Context, matches
+    ctx = Context(client_hosts=("10.88.0.1", "127.0.0.1", "vm"))
+    for v in ("127.0.0.1", "/10.88.0.1:34752", "vm/10.88.0.1:1", "vm"):
+        assert matches("client-host", v, ctx)[0], v
+    for v in ("10.0.0.7", "", "other/10.0.0.7:5", 7):
+        assert not matches("client-host", v, ctx)[0], v
+    assert not matches("client-host", "127.0.0.1", Context())[0]    # nothing recorded: nothing named

@@ -48,7 +48,8 @@ class FakeConsumer(Consumer):
             if how == "fail" and self.b.refuse_fail:
                 raise TransportError("session closed by the broker with amqp:invalid-field")
             if how == "fail" and self.b.lacks_fail:
-                raise Lacks("the API has no negative acknowledgement")
+                raise Lacks("the API has no negative acknowledgement",
+                            later=self.b.lacks_fail if isinstance(self.b.lacks_fail, str) else None)
         return Delivery(om, None, now_ms(), settle, meta, meta.pop("set_by"), meta.pop("notes"))
 
     def close(self):
@@ -72,7 +73,7 @@ class FakeBinding(Binding):
         self.n = 0
 
     def born_host(self):
-        return "10.0.0.7"
+        return "127.0.0.1"
 
     def _round_trip(self):
         return 0.001        # the waits' calibration is not what these tests judge: no messages of its own
@@ -339,6 +340,18 @@ def test_a_lacked_failure_signal_fails_only_what_it_observes(om_vectors, monkeyp
     assert "lacks what this needs: the API has no negative acknowledgement" in row.message
     assert "count_step_after_crash: 0 (expected 1)" in row.message
     assert "count_step_after_failure" not in row.message          # not observed: judges nothing
+
+
+def test_a_failed_consumption_given_back_only_past_the_bound_is_not_observed(om_vectors, monkeypatch):
+    """A provider whose only failure signal is to leave the message unacked, given back after a
+    timeout of minutes: the failed consumption's redelivery is not observed (never failed); the
+    counts that were observed are judged."""
+    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", redeliver=True,
+              lacks_fail="given back after a timeout of minutes", provider_role="product")
+    assert row.outcome == "fail", row.message
+    assert row.clause_outcomes.get("openmessaging/system-header/failed-consumption-redelivered") != "fail"
+    assert "count_step_after_crash: 0 (expected 1)" in row.message
+    assert "failed_consumption_redelivered" not in row.message
 
 
 @pytest.mark.parametrize("vid,outcome", [("openmessaging.type-system.float-finite", "fail"),
