@@ -58,11 +58,11 @@ def test_code_points_instead_of_utf8_octets_fail_under_every_reading():
     assert "(not UTF-8)" in segment_problems("%A7", "§")["encode-path-breaking"]
 
 
-def test_characters_left_unencoded_hold_under_encode_path_breaking_only():
-    problems = segment_problems("grüße", "grüße")
-    assert set(problems) == {"encode-all-reserved"}
-    assert "'ü', 'ß' written as itself" in problems["encode-all-reserved"] and "gr%C3%BC%C3%9Fe" in problems["encode-all-reserved"]
+def test_pchar_left_unencoded_holds_under_encode_path_breaking_only_and_non_ascii_under_neither():
     assert set(segment_problems("a!$&'()*+,;=:@b", "a!$&'()*+,;=:@b")) == {"encode-all-reserved"}
+    problems = segment_problems("grüße", "grüße")
+    assert set(problems) == {"encode-all-reserved", "encode-path-breaking"}
+    assert "'ü', 'ß' written as itself" in problems["encode-all-reserved"] and "gr%C3%BC%C3%9Fe" in problems["encode-all-reserved"]
 
 
 def test_equivalent_forms_hold_under_rfc3986_equivalent_only():
@@ -83,16 +83,22 @@ def test_a_raw_slash_cuts_the_name_under_every_reading():
 
 
 def test_an_address_holding_under_some_readings_passes_and_says_which():
-    j = judge_address("/exchanges/ex%2F1/k%2F1%20ü", KEYED, {"exchange": "ex/1", "routing_key": "k/1 ü"}, readings=True)
+    j = judge_address("/exchanges/ex%2F1/k%2F1%20!", KEYED, {"exchange": "ex/1", "routing_key": "k/1 !"}, readings=True)
     assert j.holds and len(j.notes) == 1
     assert j.notes[0].startswith("holds under reading encode-path-breaking, rfc3986-equivalent, rfc3986-producer-form")
-    assert "routing_key 'k/1 ü'" in j.notes[0]
+    assert "routing_key 'k/1 !'" in j.notes[0]
+
+
+def test_a_raw_non_ascii_character_is_percent_encoded_under_no_reading():
+    # RFC 3986: a URI is ASCII, and a path segment holds only `pchar` as itself
+    j = judge_address("/queues/grüße", QUEUE, {"queue": "grüße"}, readings=True)
+    assert not j.holds and "outside RFC 3986 `pchar`" in " ".join(j.problems)
 
 
 def test_readings_of_each_pair_must_meet_in_one_address():
     # raw ü (not under encode-all-reserved) and lowercase hex (not under the producer form): still one
     # reading of each pair holds
-    assert judge_address("/queues/%2fü", QUEUE, {"queue": "/ü"}, readings=True).holds
+    assert judge_address("/queues/%2f!", QUEUE, {"queue": "/!"}, readings=True).holds
     j = judge_address("/queues/%A7", QUEUE, {"queue": "§"}, readings=True)
     assert not j.holds and j.problems[0].startswith("under every reading: queue '§'")
 
