@@ -365,7 +365,7 @@ def _flaky(report: dict) -> str:
 
 
 # The page's sections in order, (id, title): the first screen answers "which broker does what".
-SECTIONS = (("compare-brokers", "Compare brokers"), ("comparison", "Verdicts side by side"),
+SECTIONS = (("compare-brokers", "Compare brokers"), ("comparison", "Implementations side by side"),
             ("compliance-matrix", "Compliance matrix"), ("faults", "Faults"),
             ("broker-profiles", "OpenMessaging broker profile"), ("measurements", "CloudEvents through brokers"),
             ("across-versions", "Across versions"), ("fails-in-one", "Fails in one"), ("clauses", "Clauses"),
