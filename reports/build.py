@@ -23,7 +23,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
-from . import badges, clauses, conflicts, model, profile, render_html, render_md, validate
+from . import badges, clauses, conflicts, measurements, model, profile, render_html, render_md, validate
 from .cluster import is_local_path
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
@@ -258,8 +258,10 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         else:
             agg, version = replace.build(rows, store_uri, step=failpoint, phase=phase)
     with phase("report model"):
-        report = known.annotate(model.build_report(agg, clauses.load(clause_dir),
-                                                   requirements=profile.load_requirements()), entries)
+        # the measurements beside the results files this build read (none from the store alone)
+        measured = measurements.load(measurements.beside(list(results))) if not from_store and as_of is None else None
+        report = known.annotate(model.build_report(agg, clauses.load(clause_dir), requirements=profile.load_requirements(),
+                                                   measurements=measured), entries)
     with phase("render + publish"):
         if local:
             publish_local(report, Path(out_uri))

@@ -32,7 +32,7 @@ def semantics_of(vector_id: str | None) -> str | None:
     return parts[0] if len(parts) == 2 and parts[0] else None
 
 
-def _rank(value: str | None, order: tuple[str, ...]) -> tuple:
+def rank(value: str | None, order: tuple[str, ...]) -> tuple:
     return (order.index(value) if value in order else len(order), value or "")
 
 
@@ -65,8 +65,8 @@ def faults_view(fault_rows: list[dict]) -> list[dict]:
         by_broker.setdefault(broker, []).append(line_of(r))
     out = []
     for broker, lines in sorted(by_broker.items()):
-        lines.sort(key=lambda ln: (ln["implementation"], ln["protocol"] or "", _rank(ln["semantics"], SEMANTICS),
-                                   _rank(ln["fault"], FAULTS), ln["vector_id"] or "", ln["test_id"] or ""))
+        lines.sort(key=lambda ln: (ln["implementation"], ln["protocol"] or "", rank(ln["semantics"], SEMANTICS),
+                                   rank(ln["fault"], FAULTS), ln["vector_id"] or "", ln["test_id"] or ""))
         out.append({"broker": broker, "stand_in": any(ln["role"] == "reference" for ln in lines), "lines": lines})
     return out
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixtures.verdict.levels import GROUPS, LEVEL_RANK, group_of
 
-from . import coverage_rule, faults, profile, spread, versions
+from . import compare_brokers, coverage_rule, faults, profile, spread, versions
 from .outcomes import (
     CONFORMANT,
     CONFORMANT_EXCEPT_SHOULD,
@@ -204,8 +204,10 @@ def badge_name(impl: str, spec: str) -> str:
 
 
 def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | None = None,
-                 requirements: list[dict] | None = None) -> dict:
-    """The report; `requirements` are the OpenMessaging profile's (reports/profile.py `load_requirements`)."""
+                 requirements: list[dict] | None = None, measurements: dict | None = None) -> dict:
+    """The report; `requirements` are the OpenMessaging profile's (reports/profile.py `load_requirements`),
+    `measurements` the transit and cross-protocol tables beside the results (reports/measurements.py `load`;
+    None: not measured, as an empty one)."""
     clauses = clauses or {}
     newest = latest_two(agg.runs)
     latest = {impl: rs[0] for impl, rs in newest.items()}
@@ -285,7 +287,9 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
                      "pairs": f["pairs"], "score": f["changes"] / f["pairs"]} for f in agg.flaky),
                    key=lambda f: (-f["score"], f["implementation"], f["vector_id"]))
 
-    return {
+    measured = {"transit": list((measurements or {}).get("transit") or []),
+                "cross_protocol": list((measurements or {}).get("cross_protocol") or [])}
+    report = {
         "schema": REPORT_SCHEMA,
         "generated": generated or dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "outcome_order": list(OUTCOME_ORDER),
@@ -297,6 +301,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "without_verdict": without_verdict,
         "broker_profiles": profile.broker_profiles(agg.profile_rows, requirements),
         "faults": faults.faults_view(agg.fault_rows),
+        "measurements": measured,
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,
         "across_versions": versions.across_versions(agg.cells, agg.identities, clauses),
@@ -306,6 +311,11 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "flaky": flaky,
         "header_support": header_support(agg.header_sources),
     }
+    # Compare brokers reads the views above (never the rows again); placed after the verdicts in the file.
+    view = compare_brokers.view(report, agg.identities, measured)
+    keys = list(report)
+    at = keys.index("without_verdict") + 1
+    return {**{k: report[k] for k in keys[:at]}, "compare_brokers": view, **{k: report[k] for k in keys[at:]}}
 
 
 def header_support(rows: list[dict]) -> list[dict]:

@@ -44,5 +44,8 @@ NOT_JUDGED = frozenset({"unsupported", "not_applicable"})
 CONFORMANT, CONFORMANT_EXCEPT_SHOULD = "conformant", "conformant-except-should"
 INCOMPLETE, NOT_APPLICABLE, NOT_CONFORMANT = "incomplete", "not-applicable", "not-conformant"
 VERDICTS = (CONFORMANT, CONFORMANT_EXCEPT_SHOULD, INCOMPLETE, NOT_APPLICABLE, NOT_CONFORMANT)
+# A verdict in a grid's cell (index.html's verdict grids, the broker comparison): a word or two.
+VERDICT_SHORT = {CONFORMANT: "conformant", CONFORMANT_EXCEPT_SHOULD: "except SHOULD", INCOMPLETE: "incomplete",
+                 NOT_APPLICABLE: "n/a", NOT_CONFORMANT: "NOT conformant"}
 # Every MUST / MUST NOT held and judged: what a certificate and `certify`'s exit 0 call conformant.
 MUST_HELD = frozenset({CONFORMANT, CONFORMANT_EXCEPT_SHOULD})

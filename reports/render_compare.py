@@ -1,7 +1,7 @@
 """The comparison view of index.html: implementations side by side, each difference one click away.
 
 Parts, all rendered here as HTML and worked by the page's one inline script (render_html.JS):
-- the verdict grid: one row per spec revision, one column per implementation, each cell the
+- the verdict grid: one row per implementation, one column per spec revision, each cell the
   verdict (a click filters the clause matrix to that spec);
 - the filter bar of the clause matrix: spec, level, outcome, text, "only clauses where the
   implementations differ", and any two implementations side by side (the other columns hide);
@@ -21,12 +21,10 @@ from html import escape
 
 from fixtures.verdict.levels import GROUP_LEVELS, GROUPS
 
-from .outcomes import OUTCOME_ORDER
+from .outcomes import OUTCOME_ORDER, VERDICT_SHORT
 
 SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
          "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
-VERDICT_SHORT = {"conformant": "conformant", "conformant-except-should": "except SHOULD",
-                 "incomplete": "incomplete", "not-applicable": "n/a", "not-conformant": "NOT conformant"}
 # Who set a header's value (docs/verdicts.md, "Who set each value") -> what the support table says.
 SUPPORT = {"broker": ("native", "s-native"), "client-library": ("native", "s-native"),
            "mapping": ("set by the mapping", "s-mapping"), "provider": ("set by the provider", "s-mapping"),
@@ -72,22 +70,23 @@ def spec_key(spec: str, revision: str | None) -> str:
 
 
 def verdict_grid(report: dict, reference: bool = False) -> str:
-    """Spec revisions x implementations, each cell the verdict; a click filters the matrix to the spec.
-    The products' grid and the reference implementations' (mqconform's own code standing in: its
-    reference codecs and mappings) are two: a reference verdict is never shown among the products'
-    (docs/verdicts.md, "What a verdict covers")."""
+    """Implementations x spec revisions, each cell the verdict; a click filters the matrix to the spec.
+    An implementation per row and a spec per column, so that the grid stays as wide as its few specs
+    whatever the number of implementations. The products' grid and the reference implementations'
+    (mqconform's own code standing in: its reference codecs and mappings) are two: a reference verdict is
+    never shown among the products' (docs/verdicts.md, "What a verdict covers")."""
     impls = [i["name"] for i in report["implementations"] if (i.get("role") == "reference") == reference]
     verdicts = [v for v in report["verdicts"] if v["implementation"] in set(impls)]
     if not verdicts:
         return "<p class=muted>No verdicts.</p>"
     specs = sorted({(v["spec"], v["spec_revision"] or "") for v in verdicts})
     by = {(v["implementation"], v["spec"], v["spec_revision"] or ""): v for v in verdicts}
-    out = [f'<table id="{"reference-grid" if reference else "verdict-grid"}" class="grid"><tr><th>Spec</th>'
-           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}</th>' for i in impls) + "</tr>"]
-    for spec, rev in specs:
-        key = spec_key(spec, rev)
+    out = [f'<table id="{"reference-grid" if reference else "verdict-grid"}" class="grid"><tr><th>Implementation</th>'
+           + "".join(f'<th data-spec="{_e(spec_key(spec, rev))}">{_e(spec)} <span class="muted">{_e(rev)}</span></th>'
+                     for spec, rev in specs) + "</tr>"]
+    for impl in impls:
         cells = []
-        for impl in impls:
+        for spec, rev in specs:
             v = by.get((impl, spec, rev))
             if v is None:
                 cells.append('<td class="muted" title="not run">·</td>')
@@ -95,10 +94,11 @@ def verdict_grid(report: dict, reference: bool = False) -> str:
             tip = f"{v.get('covers') or ''}: " + "; ".join(f"{lv}: {_counts(c)}" for lv, c in v["counts"].items())
             if v.get("coverage", {}).get("not_judged"):
                 tip += f"; {len(v['coverage']['not_judged'])} MUST clause(s) not judged"
-            cells.append(f'<td class="v v-{_e(v["verdict"])}" data-impl="{_e(impl)}" data-spec="{_e(key)}" '
+            cells.append(f'<td class="v v-{_e(v["verdict"])}" data-impl="{_e(impl)}" data-spec="{_e(spec_key(spec, rev))}" '
                          f'data-verdict="{_e(v["verdict"])}" title="{_e(tip)}">'
                          f'<a href="#compliance-matrix">{_e(VERDICT_SHORT.get(v["verdict"], v["verdict"]))}</a></td>')
-        out.append(f'<tr data-spec="{_e(key)}"><th>{_e(spec)} <span class="muted">{_e(rev)}</span></th>{"".join(cells)}</tr>')
+        if any(c != '<td class="muted" title="not run">·</td>' for c in cells):
+            out.append(f'<tr data-impl="{_e(impl)}"><th>{_e(impl)}</th>{"".join(cells)}</tr>')
     out.append("</table>")
     return "".join(out)
 
@@ -121,6 +121,8 @@ def filter_bar(report: dict) -> str:
         '<label><input id="onlybad" type="checkbox"> only a fail, error or xfail</label>'
         '<label title="clauses that two or more of the shown implementations ran, with different outcomes">'
         '<input id="f-differ" type="checkbox"> only where implementations differ</label>'
+        '<label title="mqconform\'s own code standing in (its reference codecs and OpenMessaging mappings): hidden '
+        'until asked for, never among the products"><input id="f-ref" type="checkbox"> reference implementations</label>'
         f'<label>Side by side <select id="sbs-a" aria-label="first implementation">{impl_sel}</select></label>'
         f'<label>with <select id="sbs-b" aria-label="second implementation">{impl_sel}</select></label>'
         '<span id="sbs-note"></span><span id="shown"></span></div>'

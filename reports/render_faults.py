@@ -1,36 +1,11 @@
-"""The Faults view (reports/faults.py) in summary.md and in index.html: per broker, one table line per
-fault row."""
+"""The Faults view (reports/faults.py) in index.html: per broker (id `faults-BROKER`, the anchor Compare
+brokers links to), one table line per fault row. summary.md has the faults only in Compare brokers."""
 from __future__ import annotations
 
 from html import escape
 
 from . import faults
-from .markdown import code_cell, md_cell, shorten
-
-MAX_MESSAGE = 200   # characters of a row's message in summary.md; index.html has it whole
-
-
-def markdown(view: list[dict]) -> list[str]:
-    """## Faults: a table per broker."""
-    lines = ["", "## Faults", "", faults.INTRO, ""]
-    if not view:
-        return lines + [faults.empty_text(lambda t: f"`{t}`")]
-    for b in view:
-        lines += [f"### {md_cell(b['broker'])}", "",
-                  "| Implementation | Protocol | Semantics / fault | Sent | Confirmed | Delivered | Lost | Duplicated "
-                  "| Outcome | Lost ids | Duplicated ids |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for ln in b["lines"]:
-            why = shorten(ln["message"], MAX_MESSAGE) if ln["outcome"] != "pass" else ""
-            lines.append(
-                f"| {md_cell(ln['implementation'])}{' (stand-in)' if ln['role'] == 'reference' else ''} | "
-                f"{md_cell(ln['protocol'] or '—')} | {md_cell(faults.label(ln))} | {ln['sent']} | {ln['confirmed']} | "
-                f"{ln['delivered']} | {ln['lost']} | {ln['duplicated']} | **{md_cell(ln['outcome'])}** "
-                f"{code_cell(ln['test_id'])}{': ' + md_cell(why) if why else ''} | "
-                f"{md_cell(faults.ids_text(ln['lost_ids'], ln['lost_ids_more'])) or '—'} | "
-                f"{md_cell(faults.ids_text(ln['duplicated_ids'], ln['duplicated_ids_more'])) or '—'} |")
-        lines.append("")
-    return lines
+from .compare_brokers import anchor
 
 
 def _e(value) -> str:
@@ -45,7 +20,8 @@ def html(view: list[dict]) -> str:
         return intro + f"<p class=muted>{faults.empty_text(lambda t: f'<code>{_e(t)}</code>')}</p>"
     out = [intro]
     for b in view:
-        out.append(f'<h3 class="faults" data-broker="{_e(b["broker"])}">{_e(b["broker"])}</h3>'
+        out.append(f'<h3 class="faults" id="{_e(anchor("faults", b["broker"]))}" data-broker="{_e(b["broker"])}">'
+                   f'{_e(b["broker"])}</h3>'
                    "<table class=faults><tr><th>Implementation</th><th>Protocol</th><th>Semantics / fault</th>"
                    "<th>Sent</th><th>Confirmed</th><th>Delivered</th><th>Lost</th><th>Duplicated</th>"
                    "<th>Outcome</th><th>Lost ids</th><th>Duplicated ids</th></tr>")

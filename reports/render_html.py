@@ -11,7 +11,17 @@ from html import escape
 
 from fixtures.verdict.levels import group_of
 
-from . import badges, charts, render_compare, render_faults, render_spread
+from . import (
+    badges,
+    charts,
+    render_compare,
+    render_compare_brokers,
+    render_faults,
+    render_profiles,
+    render_spread,
+    render_versions,
+)
+from .compare_brokers import anchor
 from .outcomes import OUTCOME_ORDER
 from .render_compare import SHORT
 
@@ -34,10 +44,17 @@ details{background:#fff;border:1px solid #ddd;margin:4px 0;padding:4px 10px}
 details[open]{border-color:#90a4ae}summary{cursor:pointer;font-family:ui-monospace,monospace}
 .msg{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px;max-width:70ch}
 .note{color:#555;font-style:italic}
-.muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0}
+.muted{color:#777}.chart{background:#fff;border:1px solid #ddd;margin:6px 12px 6px 0;max-width:calc(100% - 14px);height:auto}
 #filter{padding:4px 8px;width:26em}.hidden{display:none}
-table.versions td.vv{min-width:14em;max-width:30em;font-size:12px}table.versions code.tid{font-size:11px;word-break:break-all}
+table.versions td.vv{min-width:8em;max-width:30em;font-size:12px}table.versions code.tid{font-size:11px;word-break:break-all}
 table.versions details.row{border:0;padding:0;margin:2px 0;background:none}
+table{max-width:100%}th{overflow-wrap:break-word}td,th code{overflow-wrap:anywhere}
+#matrix td:first-child{min-width:14em}#matrix td:nth-child(2){white-space:nowrap}table.versions td:first-child{min-width:12em}
+#header-support-table td:first-child{min-width:9em}#header-support-table{font-size:12px}
+#matrix th[data-impl],#header-support-table th{font-size:12px;overflow-wrap:anywhere}
+nav.toc{font-size:13px;margin:6px 0 0}nav.toc a{color:#cfd8dc;margin-right:12px}
+#matrix:not(.show-ref) .ref{display:none}
+details.section>summary{font-family:inherit;font-weight:600}
 """
 
 JS = r"""
@@ -47,24 +64,29 @@ JS = r"""
     var id = decodeURIComponent(location.hash.slice(1));
     if(!id) return;
     var el = document.getElementById(id);
-    if(el && el.tagName === 'DETAILS'){ el.open = true; el.scrollIntoView(); }
+    if(!el) return;
+    // the target and every <details> around it open (evidence sits in collapsed sections)
+    for(var d = el; d; d = d.parentElement) if(d.tagName === 'DETAILS') d.open = true;
+    el.scrollIntoView();
   }
   window.addEventListener('hashchange', openTarget);
   openTarget();
   var matrix = $('matrix');
   if(matrix){
     var box = $('filter'), bad = $('onlybad'), fSpec = $('f-spec'), fLevel = $('f-level'), fOutcome = $('f-outcome'),
-        fDiffer = $('f-differ'), sbsA = $('sbs-a'), sbsB = $('sbs-b');
+        fDiffer = $('f-differ'), fRef = $('f-ref'), sbsA = $('sbs-a'), sbsB = $('sbs-b');
     var rows = matrix.querySelectorAll('tr.clause');
     // The implementations shown: all, or the two side by side.
     function shownImpls(){
       var a = sbsA.value, b = sbsB.value;
       return (a && b && a !== b) ? [a, b] : null;
     }
+    // The cells shown: the two side by side, else every product's and, when asked, the references'.
     function cellsOf(r, impls){
       var out = [], tds = r.querySelectorAll('td.c');
       for(var i = 0; i < tds.length; i++){
         var impl = tds[i].getAttribute('data-impl');
+        if(!impls && !fRef.checked && tds[i].classList.contains('ref')) continue;
         if(impl !== null && (!impls || impls.indexOf(impl) >= 0)) out.push(tds[i]);
       }
       return out;
@@ -72,6 +94,7 @@ JS = r"""
     function apply(){
       var q = box.value.toLowerCase(), only = bad.checked, spec = fSpec.value, level = fLevel.value,
           outcome = fOutcome.value, differ = fDiffer.checked, impls = shownImpls(), n = 0, nDiff = 0, nBoth = 0;
+      matrix.classList.toggle('show-ref', fRef.checked || !!impls);
       var cols = matrix.querySelectorAll('[data-impl]');
       for(var c = 0; c < cols.length; c++){
         var impl = cols[c].getAttribute('data-impl');
@@ -87,7 +110,7 @@ JS = r"""
           cells[j2].classList.toggle('differs', !!impls && differs && cells[j2].hasAttribute('data-worst'));
         if(impls && worsts.length === 2){ nBoth++; if(differs) nDiff++; }
         var show = r.getAttribute('data-text').indexOf(q) >= 0
-          && (!only || r.getAttribute('data-bad') === '1')
+          && (!only || worsts.some(function(w){ return w === 'fail' || w === 'error' || w === 'xfail'; }))
           && (!spec || r.getAttribute('data-spec') === spec)
           && (!level || r.getAttribute('data-level-group') === level)
           && (!outcome || worsts.indexOf(outcome) >= 0)
@@ -107,7 +130,7 @@ JS = r"""
         ' clauses both ran' : '';
     }
     [box].forEach(function(el){ el.addEventListener('input', apply); });
-    [bad, fSpec, fLevel, fOutcome, fDiffer, sbsA, sbsB].forEach(function(el){ el.addEventListener('change', apply); });
+    [bad, fSpec, fLevel, fOutcome, fDiffer, fRef, sbsA, sbsB].forEach(function(el){ el.addEventListener('change', apply); });
     // Evidence: a copy of the clause drill-down's quote and of the implementations' blocks.
     var panel = $('evidence');
     function evidenceFor(anchor, impl){
@@ -135,7 +158,7 @@ JS = r"""
       var a = ev.target.closest ? ev.target.closest('td.c a') : null;
       if(!a) return;
       ev.preventDefault();
-      evidenceFor(a.getAttribute('data-ev'), a.parentNode.getAttribute('data-impl'));
+      evidenceFor(a.getAttribute('href').slice(1), a.parentNode.getAttribute('data-impl'));
     });
     $('ev-close').addEventListener('click', function(){ panel.hidden = true; });
     document.addEventListener('keydown', function(ev){ if(ev.key === 'Escape') panel.hidden = true; });
@@ -217,7 +240,8 @@ def _verdicts(report: dict) -> str:
            "<th>MUST clauses</th><th>Counts per level</th></tr>"]
     for v in report["verdicts"]:
         levels = "<br>".join(f"<b>{_e(lv)}</b>: {_e(_counts(c))}" for lv, c in v["counts"].items())
-        out.append(f'<tr class="verdict" data-verdict="{_e(v["verdict"])}" data-covers="{_e(v["covers"])}">'
+        out.append(f'<tr class="verdict" id="{_e(anchor("verdict", v["implementation"], v["spec"]))}" '
+                   f'data-verdict="{_e(v["verdict"])}" data-covers="{_e(v["covers"])}">'
                    f'<td>{_e(v["implementation"])}</td>'
                    f'<td>{_e(v["spec"])} {_e(v["spec_revision"])}</td><td>{_badge_img(v)}</td><td>{_e(v["covers"])}</td>'
                    f'<td>{_coverage(v["coverage"])}</td><td>{levels}</td></tr>')
@@ -233,107 +257,6 @@ def _verdicts(report: dict) -> str:
     return "".join(out)
 
 
-PROFILE_CLASS = {"native": "o-pass", "emulated": "o-xpass", "absent": "o-fail", "unknown": "o-none"}
-
-
-def _profiles(report: dict) -> str:
-    """Per broker: one line per requirement, a column per protocol: the status and its evidence."""
-    profiles = report.get("broker_profiles") or []
-    intro = ("<p class=muted>What each broker did for the requirements OpenMessaging puts on the server or the "
-             "provider, from the rows of every provider over it (reference and product): native (the broker did "
-             "it, observed), emulated (the provider did it), absent (nobody did, or it was checked and not seen), "
-             "unknown (not observed). A broker has no OpenMessaging verdict.</p>")
-    if not profiles:
-        return intro + "<p class=muted>No provider rows with a profile.</p>"
-    out = [intro]
-    for p in profiles:
-        out.append(f'<h3 class="profile" data-broker="{_e(p["broker"])}">{_e(p["broker"])}</h3>'
-                   f'<p class=muted>providers: {_e(", ".join(p["providers"]))}</p>'
-                   "<table><tr><th>Requirement</th><th>Party</th>"
-                   + "".join(f"<th>{_e(x)}</th>" for x in p["protocols"]) + "</tr>")
-        for q in p["requirements"]:
-            quote = f'<blockquote>{_e(q["quote"])}</blockquote>' if q.get("quote") else ""
-            title = "" if q.get("title") in (None, q["id"]) else f" {_e(q['title'])}"
-            cells = []
-            for x in p["protocols"]:
-                c = q["by_protocol"][x]
-                by = f' <span class=muted>({_e(c["implementation"])} {_e(c["vector_id"])})</span>' if c.get("implementation") else ""
-                cells.append(f'<td class="{PROFILE_CLASS.get(c["status"], "o-none")}" data-status="{_e(c["status"])}">'
-                             f'<b>{_e(c["status"])}</b><div class="msg">{_e(c.get("evidence") or "")}{by}</div></td>')
-            out.append(f'<tr data-requirement="{_e(q["id"])}"><td><code>{_e(q["id"])}</code>{title}{quote}</td>'
-                       f'<td>{_e(q.get("party") or "—")}</td>{"".join(cells)}</tr>')
-        out.append("</table>")
-    return "".join(out)
-
-
-EVIDENCE_LINE = 320   # characters of a cell's evidence shown; the whole row opens below it
-
-
-def _short(text: str | None) -> str:
-    text = text or ""
-    return text if len(text) <= EVIDENCE_LINE else text[:EVIDENCE_LINE - 1] + "…"
-
-
-def _version_cell(cell: dict | None, column: str) -> str:
-    """One column of a product's vector: the clause's outcome and the evidence in a line; the row (its test id)
-    opens to its whole message, notes and deciding step."""
-    if cell is None:
-        return f'<td class="muted" data-column="{_e(column)}" title="not run">not run</td>'
-    mine, row = cell["outcome"], cell["row_outcome"]
-    shown = mine if mine == row else f"{mine} (the row: {row})"
-    step = render_compare.step_text(cell)
-    left_out = "" if cell.get("compared", True) else (
-        ' muted" title="left out of the comparison: the spec applies to none of this column\'s rows')
-    whole = ((f'<div class="msg">{_e(cell["message"])}</div>' if (cell.get("message") or "").strip() else "")
-             + "".join(f'<div class="note">note: {_e(n)}</div>' for n in cell.get("notes") or [])
-             + (f'<div class="step"><b>decided by</b> {_e(step)}</div>' if step else ""))
-    return (f'<td class="vv{left_out}" data-column="{_e(column)}" data-outcome="{_e(mine)}">'
-            f'<span class="c o-{_e(mine)} tag">{_e(shown)}</span> <span class="ev1">{_e(_short(cell.get("evidence")))}</span>'
-            f'<details class="row"><summary><code class="tid">{_e(cell["test_id"])}</code></summary>'
-            f'<div class=muted>{_e(cell["implementation"])}</div>{whole}</details></td>')
-
-
-def _across_versions(report: dict, ids: dict) -> str:
-    """Per product run in two or more versions: the vectors whose outcome differs between its columns."""
-    products = report.get("across_versions") or []
-    intro = ("<p class=muted>Per product run in two or more versions (a configuration variant is a column of its "
-             "own, its configuration named): the vectors of a clause whose outcome differs in class between the "
-             "columns that ran them (fail and xfail, pass and xpass are one behaviour), each cell the row's test "
-             "id and its evidence. Through: the broker itself, or a provider over it.</p>")
-    if not products:
-        return intro + "<p class=muted>No product ran in two or more versions.</p>"
-    out = [intro]
-    for p in products:
-        cols = p["columns"]
-        out.append(f'<h3 class="product" data-product="{_e(p["product"])}">{_e(p["product"])}: '
-                   f'{_e(", ".join(c["label"] for c in cols))}</h3>'
-                   f'<p class=muted>{len(p["lines"])} of {p["compared"]} vector(s) run by two or more columns differ.</p>')
-        notes = [f'<li>{_e(c["label"])}: configuration '
-                 f'{_e("; ".join(c["configuration"]) or "(no configuration entry beyond the version’s)")}</li>'
-                 for c in cols if c["variant"]]
-        notes += [f'<li>{_e(n["spec"])} {_e(n["spec_revision"])}{" through " + _e(n["lane"]) if n["lane"] else ""} '
-                  f'applies to none of {_e(", ".join(n["columns"]))} (every row not_applicable): left out there</li>'
-                  for n in p["not_applicable"]]
-        if notes:
-            out.append(f"<ul>{''.join(notes)}</ul>")
-        if not p["lines"]:
-            out.append("<p class=muted>No difference.</p>")
-            continue
-        out.append('<table class="versions"><tr><th>Clause</th><th>Vector</th><th>Through</th>'
-                   + "".join(f'<th data-column="{_e(c["key"])}">{_e(c["label"])}</th>' for c in cols) + "</tr>")
-        for ln in p["lines"]:
-            anchor = ids.get((ln["spec"], ln["spec_revision"], ln["clause_id"]))
-            clause = f'<code>{_e(ln["clause_id"])}</code>'
-            clause = f'<a href="#{anchor}">{clause}</a>' if anchor else clause
-            through = " ".join(x for x in (ln["lane"] or "the broker", ln["protocol"] or "") if x)
-            out.append(f'<tr class="vline" data-clause="{_e(ln["clause_id"])}" data-vector="{_e(ln["vector_id"])}">'
-                       f'<td>{clause} <span class=muted>{_e(ln["level"])}</span></td>'
-                       f'<td><code>{_e(ln["vector_id"])}</code></td><td>{_e(through)}</td>'
-                       + "".join(_version_cell(ln["cells"].get(c["key"]), c["key"]) for c in cols) + "</tr>")
-        out.append("</table>")
-    return "".join(out)
-
-
 def _implementations(report: dict) -> str:
     out = ["<table><tr><th>Implementation</th><th>Kind</th><th>Version</th><th>Latest run</th>"
            "<th>Started</th><th>Suite</th><th>Pass rate</th><th>Outcomes</th></tr>"]
@@ -345,38 +268,47 @@ def _implementations(report: dict) -> str:
     return "".join(out)
 
 
+def matrix_columns(report: dict) -> list[tuple[str, bool]]:
+    """The matrix's implementations, (name, is a reference): the products by name, then mqconform's own code
+    (role reference), hidden until asked for, so that no reference column stands between two products."""
+    impls = report["implementations"]
+    return ([(i["name"], False) for i in impls if i.get("role") != "reference"]
+            + [(i["name"], True) for i in impls if i.get("role") == "reference"])
+
+
 def _matrix(report: dict, ids: dict) -> str:
-    impls = [i["name"] for i in report["implementations"]]
+    cols = matrix_columns(report)
     if not report["matrix"]:
         return "<p class=muted>No clause results.</p>"
     legend = "".join(f'<span class="o-{o}">{SHORT[o]} {o}</span>' for o in OUTCOME_ORDER)
+    ref = {name: ' class="ref"' if is_ref else "" for name, is_ref in cols}
     out = [f'<p class="legend">Worst outcome first: {legend}. A cell opens its evidence.</p>',
            render_compare.filter_bar(report),
            '<table id="matrix"><tr><th>Clause</th><th>Level</th>'
-           + "".join(f'<th data-impl="{_e(i)}">{_e(i)}</th>' for i in impls) + "</tr>"]
+           + "".join(f'<th data-impl="{_e(i)}"{ref[i]}>{_e(i)}</th>' for i, _ in cols) + "</tr>"]
     spec = None
     for row in report["matrix"]:
         key = (row["spec"], row["spec_revision"], row["clause_id"])
         skey = render_compare.spec_key(row["spec"], row["spec_revision"])
         if (row["spec"], row["spec_revision"]) != spec:
             spec = (row["spec"], row["spec_revision"])
-            out.append(f'<tr class="spec" data-spec="{_e(skey)}"><th colspan="{2 + len(impls)}">{_e(row["spec"])} '
+            out.append(f'<tr class="spec" data-spec="{_e(skey)}"><th colspan="{2 + len(cols)}">{_e(row["spec"])} '
                        f'{_e(row["spec_revision"])}</th></tr>')
-        bad = any(c["worst"] in ("fail", "error", "xfail") for c in row["cells"].values())
         text = f"{row['clause_id']} {row['level'] or ''} {row['quote'] or ''}".lower()
         cells = []
-        for impl in impls:
+        for impl, is_ref in cols:
             cell = row["cells"].get(impl)
+            cls = " ref" if is_ref else ""
             if cell is None:
-                cells.append(f'<td class="c o-none" title="not run" data-impl="{_e(impl)}">·</td>')
+                cells.append(f'<td class="c o-none{cls}" title="not run" data-impl="{_e(impl)}">·</td>')
                 continue
             tip = f"{impl}: {_counts(cell['counts'])}"
-            cells.append(f'<td class="c o-{_e(cell["worst"])}" title="{_e(tip)}" data-impl="{_e(impl)}" '
-                         f'data-worst="{_e(cell["worst"])}"><a href="#{ids[key]}" data-ev="{ids[key]}">'
+            cells.append(f'<td class="c o-{_e(cell["worst"])}{cls}" title="{_e(tip)}" data-impl="{_e(impl)}" '
+                         f'data-worst="{_e(cell["worst"])}"><a href="#{ids[key]}">'
                          f'{SHORT.get(cell["worst"], _e(cell["worst"]))}</a></td>')
         out.append(f'<tr class="clause" data-clause="{_e(row["clause_id"])}" data-spec="{_e(skey)}" '
-                   f'data-level-group="{group_of(row["level"])}" data-text="{_e(text)}" '
-                   f'data-bad="{1 if bad else 0}"><td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
+                   f'data-level-group="{group_of(row["level"])}" data-text="{_e(text)}">'
+                   f'<td><a href="#{ids[key]}"><code>{_e(row["clause_id"])}</code></a></td>'
                    f"<td>{_e(row['level'])}{'*' if row.get('no_keyword') else ''}</td>{''.join(cells)}</tr>")
     out.append("</table>")
     return "".join(out)
@@ -432,33 +364,56 @@ def _flaky(report: dict) -> str:
     return "".join(out)
 
 
+# The page's sections in order, (id, title): the first screen answers "which broker does what".
+SECTIONS = (("compare-brokers", "Compare brokers"), ("comparison", "Implementations side by side"),
+            ("compliance-matrix", "Compliance matrix"), ("faults", "Faults"),
+            ("broker-profiles", "OpenMessaging broker profile"), ("measurements", "CloudEvents through brokers"),
+            ("across-versions", "Across versions"), ("fails-in-one", "Fails in one"), ("clauses", "Clauses"),
+            ("diff", "Since the previous run"), ("charts", "Pass rates"), ("implementations", "Implementations"))
+
+
+def _collapsed(summary: str, body: str) -> str:
+    """A long list, closed until opened (a link into it opens it: the page's script)."""
+    return f'<details class="section"><summary>{summary}</summary>{body}</details>'
+
+
 def render(report: dict) -> str:
     ids = anchor_ids(report["matrix"])
     t = report["totals"]
+    nav = "".join(f'<a href="#{i}">{_e(title)}</a>' for i, title in SECTIONS)
+    n_verdicts = len(report["verdicts"]) + len(report.get("without_verdict") or [])
+    n_impls = len(report["implementations"])
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         # No network: forbid every fetch, allow only the inline style, script and data: images.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-        f"<title>mqconform compliance report</title><style>{CSS}{render_compare.CSS}</style></head><body>"
+        f"<title>mqconform compliance report</title><style>{CSS}{render_compare.CSS}{render_compare_brokers.CSS}</style>"
+        "</head><body>"
         f"<header><h1>mqconform compliance report</h1><p>generated {_e(report['generated'])} · "
-        f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p></header><main>"
+        f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p>"
+        f'<nav class="toc">{nav}</nav></header><main>'
+        f'<section id="compare-brokers"><h2>Compare brokers</h2>{render_compare_brokers.html(report)}</section>'
         f'<section id="comparison"><h2>Implementations side by side</h2>{render_compare.verdict_grid(report)}</section>'
         f'<section id="reference"><h2>Reference implementations (mqconform\'s own code, never a product)</h2>'
         f'{render_compare.verdict_grid(report, reference=True)}</section>'
-        f'<section id="verdicts"><h2>Verdicts</h2>{_verdicts(report)}</section>'
-        f'<section id="charts"><h2>Pass rates</h2>{charts.level_bars(report["level_pass_rates"])}'
-        f'{charts.history_lines(report["history"])}</section>'
-        f'<section id="implementations"><h2>Implementations (latest run)</h2>{_implementations(report)}</section>'
+        f'<section id="verdicts"><h2>Verdicts</h2>'
+        f'{_collapsed(f"{n_verdicts} verdict(s): coverage and counts per level", _verdicts(report))}</section>'
         f'<section id="compliance-matrix"><h2>Compliance matrix</h2>{_matrix(report, ids)}</section>'
-        f'<section id="across-versions"><h2>Across versions</h2>{_across_versions(report, ids)}</section>'
-        f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
+        f'<section id="faults"><h2>Faults</h2>{render_faults.html(report.get("faults") or [])}</section>'
+        f'<section id="broker-profiles"><h2>OpenMessaging broker profile</h2>{render_profiles.html(report)}</section>'
+        f'<section id="measurements"><h2>CloudEvents through brokers (measurements)</h2>'
+        f'{render_compare_brokers.measurements_html(report)}</section>'
+        f'<section id="across-versions"><h2>Across versions</h2>{render_versions.html(report, ids)}</section>'
         f'{render_spread.sections(report.get("spread") or {})}'
+        f'<section id="clauses"><h2>Clauses</h2>{_drilldown(report, ids)}</section>'
         f'<section id="diff"><h2>Since the previous run</h2>{_diff(report)}</section>'
         f'<section id="flaky"><h2>Flaky vectors</h2>{_flaky(report)}</section>'
-        f'<section id="faults"><h2>Faults</h2>{render_faults.html(report.get("faults") or [])}</section>'
-        f'<section id="broker-profiles"><h2>OpenMessaging broker profile</h2>{_profiles(report)}</section>'
+        f'<section id="charts"><h2>Pass rates</h2>{charts.level_bars(report["level_pass_rates"])}'
+        f'{charts.history_lines(report["history"])}</section>'
+        f'<section id="implementations"><h2>Implementations (latest run)</h2>'
+        f'{_collapsed(f"{n_impls} implementation(s): kind, version, latest run, pass rate", _implementations(report))}</section>'
         f'<section id="header-support"><h2>OpenMessaging: who set each header</h2>{render_compare.header_support(report)}</section>'
         f"</main>{render_compare.EVIDENCE_PANEL}<script>{JS}</script></body></html>\n"
     )

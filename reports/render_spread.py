@@ -7,8 +7,10 @@ from html import escape
 from . import spread
 from .markdown import code_cell, decided_by, md_cell, shorten
 
-MAX_LINES = 20        # per view in summary.md; index.html has every line
-MAX_MESSAGE = 160     # characters of a failing row's message in summary.md
+MAX_LINES = 10        # per view in summary.md; index.html has every line
+MAX_MESSAGE = 120     # characters of a failing row's message in summary.md
+MAX_OTHERS = 160      # characters of "the others" in summary.md
+# summary.md names the first failing row of each implementation and how many more it has; index.html every one
 
 TITLES = {"fails_in_one": "Fails in one implementation only",
           "fails_in_all": "Fails in every implementation that judged it"}
@@ -51,10 +53,11 @@ def markdown(view: dict) -> list[str]:
                 f"**{md_cell(f['implementation'])}**: "
                 + ", ".join(f"{md_cell(v['vector_id'])} {code_cell(v['test_id'])} {md_cell(_why(v))}"
                             + (f": {md_cell(shorten(v['message'], MAX_MESSAGE))}" if v["message"] else "")
-                            for v in f["vectors"])
+                            for v in f["vectors"][:1])
+                + (f" (+{len(f['vectors']) - 1} more row(s))" if len(f["vectors"]) > 1 else "")
                 for f in e["failing"])
             lines.append(f"| {md_cell(e['clause_id'])} ({md_cell(e['level'] or '—')}), {md_cell(e['spec'])} "
-                         f"{md_cell(e['spec_revision'] or '')} | {failing} | {md_cell('; '.join(_others(e))) or '—'} |")
+                         f"{md_cell(e['spec_revision'] or '')} | {failing} | {md_cell(shorten('; '.join(_others(e)), MAX_OTHERS)) or '—'} |")
         if len(entries) > MAX_LINES:
             lines.append(f"\n… and {len(entries) - MAX_LINES} more in index.html")
     return lines

@@ -1,5 +1,5 @@
 """The comparison view of index.html, clicked through in headless Chromium (selenium + chromedriver):
-the verdict grid, the clause matrix's filters (spec, level, outcome, only where implementations
+the verdict grid (an implementation per row), the clause matrix's filters (spec, level, outcome, only where implementations
 differ), two implementations side by side, a cell's evidence, and the OpenMessaging header table.
 
 Chromium, chromedriver (Debian chromium, chromium-driver) and selenium (PyPI) come from
@@ -94,9 +94,11 @@ def test_the_comparison_view_clicked_through(page):
     all_five = ["ce-amqp/3.1/prefix", "ce-amqp/3.2/type", "ce-amqp/3.3/ttl", "openmessaging/header/message-id",
                 "openmessaging/header/store-host"]
 
-    # The verdict grid: a spec per row, an implementation per column; a spec an implementation did not run is "·".
-    grid = {(td.find_element(By.XPATH, "..").get_attribute("data-spec"), td.get_attribute("data-impl")): td.text
+    # The verdict grid: an implementation per row, a spec per column; a spec an implementation did not run is "·".
+    grid = {(td.get_attribute("data-spec"), td.get_attribute("data-impl")): td.text
             for td in d.find_elements(By.CSS_SELECTOR, "#verdict-grid td.v")}
+    assert [tr.get_attribute("data-impl") for tr in d.find_elements(By.CSS_SELECTOR, "#verdict-grid tr[data-impl]")] \
+        == ["broker-a", "broker-b", "codec-c"]
     # A broker has no OpenMessaging verdict (docs/verdicts.md): its rows there (schema 2) stay in the matrix.
     assert grid == {("ce-amqp 1.0.3-wip", "broker-a"): "incomplete", ("ce-amqp 1.0.3-wip", "broker-b"): "NOT conformant",
                     ("ce-amqp 1.0.3-wip", "codec-c"): "conformant"}

@@ -292,9 +292,14 @@ def test_the_report_says_what_each_verdict_covers_and_shows_the_broker_profile(c
     assert [(v["implementation"], v["spec"]) for v in report["without_verdict"]] == [("acme-2.0", "openmessaging")]
     assert [p["broker"] for p in report["broker_profiles"]] == ["rabbitmq-4.0.5", "rocketmq-5.5.0"]
     md, html = render_md.render(report), render_html.render(report)
-    assert "## OpenMessaging broker profile" in md and "### rabbitmq-4.0.5" in md
-    assert "| priority: Priority | provider | **native**: a priority 9 message overtook 3 queued | unknown |" in md
-    assert "| reference |" in md and "| provider verdict |" in md
+    # the profile per broker in index.html; summary.md compares the brokers on each requirement
+    assert '<details class="profile" id="profile-rabbitmq-4.0.5" data-broker="rabbitmq-4.0.5">' in html
+    assert ('<td class="o-pass" data-status="native"><b>native</b><div class="msg">a priority 9 message overtook 3 '
+            "queued") in html
+    assert "| Priority | · | [native][e3] | [not observed][e4] |" in md and "[e3]: index.html#profile-rabbitmq-4.0.5" in md
+    assert "| mqconform-om/amqp091 on openmessaging | [incomplete][e5] |" in md   # a reference: below the brokers
+    assert "Reference implementations (mqconform's own code, never a product): 2 verdict(s)" in md
+    assert "| provider verdict |" in md
     assert "acme-2.0 on openmessaging 1.0: 1 row(s)" in md
     assert "acme-spec/1/b — no row judged it" in md
     assert 'id="broker-profiles"' in html and 'data-covers="provider verdict"' in html

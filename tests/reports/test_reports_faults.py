@@ -94,29 +94,32 @@ def test_semantics_come_from_the_fault_family_of_vector_ids():
     assert faults.label(line) == "openmessaging.system-header.durability-survives-restart / restart"
 
 
-def test_the_report_shows_the_faults_in_summary_md_index_html_and_compliance_json():
+def test_the_report_shows_the_faults_in_index_html_compliance_json_and_compare_brokers():
     rep = report(rows())
     assert [b["broker"] for b in rep["faults"]] == ["acme-2.0", "zeta-1.0"]
     md, html = render_md.render(rep), render_html.render(rep)
-    assert "## Faults" in md and "### acme-2.0" in md
-    assert "its OpenMessaging broker profile" in md and "stand-in for a provider" in md
-    assert ("| mqconform-om/amqp091@acme-2.0 (stand-in) | amqp091 | at-least-once / kill | 20 | 18 | 8 | 12 | 0 "
-            "| **fail** `suites/openmessaging/test_openmessaging.py::test_vector[openmessaging.faults.at-least-once.kill"
-            "-amqp091-acme-2.0]`: openmessaging.faults.at-least-once.kill: 12 confirmed message(s) lost | m003, m004, "
-            "m005, m006, m007, m008, m009, m010, m011, m012 … and 2 more | — |") in md
-    assert "| at-most-once / restart | 20 | 20 | 21 | 0 | 1 | **fail**" in md and "| — | m007 |" in md
-    assert "| exactly-once / pause | 20 | 20 | 20 | 0 | 0 | **pass**" in md
-    assert '<section id="faults"><h2>Faults</h2>' in html
+    # summary.md: per fault and broker, what was lost or duplicated (Compare brokers); the lines in index.html
+    assert "| at-least-once / kill | [12 lost][" in md and "| at-most-once / restart | [1 dup][" in md
+    assert "## Faults" not in md
+    faults_html = html.split('<section id="faults"><h2>Faults</h2>')[1].split("</section>")[0]
+    assert "its OpenMessaging broker profile" in faults_html and "stand-in for a provider" in faults_html
+    assert '<h3 class="faults" id="faults-acme-2.0" data-broker="acme-2.0">' in faults_html
     assert 'data-vector="openmessaging.faults.at-least-once.kill"' in html and 'data-lost="12"' in html
     assert "m012 … and 2 more" in html and '<a href="#broker-profiles">' in html
+    assert ("<td>at-least-once / kill</td><td>20</td><td>18</td><td>8</td><td>12</td><td>0</td>"
+            '<td class="o-fail"><b>fail</b>') in faults_html
+    assert "<td>at-most-once / restart</td><td>20</td><td>20</td><td>21</td><td>0</td><td>1</td>" in faults_html
+    assert "<td>—</td><td>m007</td>" in faults_html
     json.dumps(rep)
 
 
 def test_without_a_tally_the_view_says_the_run_had_no_fault_vectors_and_names_the_option():
     rep = report([r for r in rows() if r["tally"] is None])
     assert rep["faults"] == []
-    md, html = render_md.render(rep), render_html.render(rep)
-    assert "this run had no fault vectors (they run only with `./mqconform run --faults`" in md
+    html = render_html.render(rep)
+    [group] = [g for g in rep["compare_brokers"]["groups"] if g["id"] == "faults"]
+    assert group["rows"] == [] and "this run had no fault vectors (they run only with ./mqconform run --faults" \
+        in group["empty"]
     assert "<code>./mqconform run --faults</code>" in html.split('id="faults"')[1].split("</section>")[0]
     assert "<table" not in html.split('id="faults"')[1].split("</section>")[0]
 

@@ -40,4 +40,9 @@ def test_a_build_shows_roles_profiles_and_reads_older_rows(spark, tmp_path):
     assert pri["status"] == "native" and pri["evidence"] == "a priority 9 message overtook 3 queued"
     assert rocket["broker"] == "rocketmq-5.5.0"
     md = (out / "summary.md").read_text(encoding="utf-8")
-    assert "## OpenMessaging broker profile" in md and "provider verdict" in md
+    # the profile compared across brokers in summary.md, whole in index.html
+    assert "| **OpenMessaging: what does the broker do itself?** |" in md and "provider verdict" in md
+    assert 'id="profile-rabbitmq-4.0.5-priority"' in (out / "index.html").read_text(encoding="utf-8")
+    # Compare brokers is in compliance.json too: the broker profile's cells, the reference mappings apart
+    cols = [c["broker"] for c in report["compare_brokers"]["columns"]]
+    assert "rabbitmq-4.0.5" in cols and not [c for c in cols if c.startswith("mqconform")]

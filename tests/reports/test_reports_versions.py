@@ -167,18 +167,22 @@ def test_column_of_reads_brokers_and_providers_and_nothing_else():
     assert versions.column_of({"name": "b", "kind": "broker", "provenance": {"product": "acme"}}) is None
 
 
-def test_the_report_shows_across_versions_in_summary_md_and_index_html():
+def test_the_report_shows_across_versions_in_index_html_and_what_changed_in_summary_md():
     report = model.build_report(aggregates(rows()), {}, generated="now")
     assert [p["product"] for p in report["across_versions"]] == ["acme"]
     md, html = render_md.render(report), render_html.render(report)
-    assert "## Across versions" in md and "### acme: 1.0, 2.0, 2.0 v1-denied, 2.3" in md
-    assert "- 2.0 v1-denied: configuration flag.v1 = false (the denied half)" in md
-    assert ("| acme-address/v1 (MUST) | v1.denied | the broker amqp10 | *not_applicable: the spec applies to none "
-            "of this version's rows* | **not_applicable** `suites/t.py::test_behaviour[v1.denied::acme-2.0]`: "
-            "needs v1 'denied'; acme-2.0 has v1 'permitted' |") in md
-    assert "| om/amqp091 amqp091 | **fail** `suites/t.py::test_behaviour[om.count::om/amqp091@acme-1.0]`" in md
-    assert "3 of 5 vector(s) run by two or more columns differ." in md
-    assert '<section id="across-versions"><h2>Across versions</h2>' in html
+    # summary.md: each version against the one before (Compare brokers); the lines are in index.html
+    assert "## Across versions" not in md
+    assert ("| against the version before (+ now pass, − now fail, ~ other changes) | [—][e1] | [+1][e1] | [~2][e1] "
+            "| [~2][e1] |") in md and "[e1]: index.html#across-acme" in md
+    section = html.split('<section id="across-versions"><h2>Across versions</h2>')[1].split("</section>")[0]
+    assert ('<details class="product" id="across-acme" data-product="acme"><summary><b>acme</b>: 1.0, 2.0, '
+            "2.0 v1-denied, 2.3: 3 of 5 vector(s) run by two or more columns differ</summary>") in section
+    assert "<li>2.0 v1-denied: configuration flag.v1 = false (the denied half)</li>" in section
+    assert ('title="left out of the comparison: the spec applies to none of this column\'s rows" data-column="1.0" '
+            'data-outcome="not_applicable"') in section
+    assert "needs v1 &#x27;denied&#x27;; acme-2.0 has v1 &#x27;permitted&#x27;" in section
+    assert "<td>om/amqp091 amqp091</td>" in section and "suites/t.py::test_behaviour[om.count::om/amqp091@acme-1.0]" in section
     assert 'data-vector="om.count"' in html and "expected deliveryCount 1, got 0" in html
     assert '<a href="#clause-acme-address-v1"><code>acme-address/v1</code></a>' in html
     json.dumps(report)
@@ -188,7 +192,7 @@ def test_without_two_versions_the_section_says_so():
     report = model.build_report(aggregates([r for r in rows() if r["implementation"]["name"] == "acme-2.3"]), {},
                                 generated="now")
     assert report["across_versions"] == []
-    assert "No product ran in two or more versions." in render_md.render(report)
+    assert "No product ran in two or more versions." in render_md.render(report)   # Compare brokers says so
     assert "No product ran in two or more versions." in render_html.render(report)
 
 
