@@ -176,7 +176,7 @@ def test_the_writer_writes_schema_4_defaults(tmp_path):
              "profile": {"priority": {"status": "native", "evidence": "seen"}}})
     w.close()
     a, b = read_records(tmp_path / "r.jsonl")
-    assert a["schema_version"] == 4 and a["implementation"]["role"] == "reference" and a["profile"] == {}
+    assert a["schema_version"] == 5 and a["implementation"]["role"] == "reference" and a["profile"] == {}
     assert a["tally"] is None and b["tally"] is None
     assert b["implementation"]["role"] == "product" and b["profile"]["priority"]["status"] == "native"
 
