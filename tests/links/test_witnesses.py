@@ -60,11 +60,25 @@ def test_a_second_client_that_cannot_express_the_vector_leaves_the_first_verdict
     assert d.rule == "second-limit" and d.stands and "stands alone" in d.message
 
 
+WHY = "go-amqp does not say which of accepted, released, modified settled the send"
+NEVER_MODIFIED = "rabbitmq-address@4.0/outcomes/sender-never-modified"
+
+
 def test_a_deciding_step_the_second_client_could_not_see_is_its_limit():
-    blind = Account(GO, "pass", unseen=((2, "go-amqp does not say which of accepted, released, modified"),))
+    blind = Account(GO, "pass", unseen=((2, WHY, CLAUSES),))
     d = witnesses.decide(fail(PROTON), blind, "why")
     assert d.rule == "second-limit" and d.stands and "could not see step 2" in d.message
-    assert d.record["accounts"][1]["unseen"] == ["step 2: go-amqp does not say which of accepted, released, modified"]
+    assert d.record["accounts"][1]["unseen"] == [f"step 2 (the check of {CLAUSES[0]}): {WHY}"]
+    setup = Account(GO, "pass", unseen=((2, WHY, ()),))       # a setup step: all of it unseen
+    pre = Account(PROTON, "error", 2, error_kind="precondition", saw="expected outcome accepted; got released")
+    assert witnesses.decide(pre, setup, "why").rule == "second-limit"
+
+
+def test_a_check_the_second_client_could_not_see_leaves_the_others_of_its_step_to_compare():
+    both = fail(PROTON, clauses=(CLAUSES[0], NEVER_MODIFIED))
+    go = fail(GO, clauses=(CLAUSES[0],), unseen=((2, WHY, (NEVER_MODIFIED,)),))
+    assert witnesses.decide(both, go, "why").rule == "both-saw"
+    assert witnesses.decide(both, Account(GO, "pass", unseen=((2, WHY, (NEVER_MODIFIED,)),)), "why").rule == "disagree"
 
 
 @pytest.mark.parametrize("kind", ["harness", "target", "observation"])
@@ -125,7 +139,7 @@ def test_with_one_client_nothing_runs_again(monkeypatch):
 
 def blind_run():
     run = object.__new__(second._SecondRun)
-    run.names, run.findings, run.unseen, run.client = {}, Findings(), [], GO
+    run.names, run.findings, run.unseen, run.left_out, run.client = {}, Findings(), [], {}, GO
     return run
 
 
@@ -141,9 +155,17 @@ def test_an_unnamed_outcome_is_judged_where_every_possible_state_judges_alike():
 
 def test_a_check_that_tells_the_possible_states_apart_is_unseen_and_judges_nothing():
     run = blind_run()
-    step = {"send": {"body": "m1"}, "checks": [{"judges": list(CLAUSES), "expect": {"not": {"outcome": "modified"}}}]}
+    step = {"send": {"body": "m1"}, "checks": [{"judges": [NEVER_MODIFIED], "expect": {"not": {"outcome": "modified"}}}]}
     assert run._unsaid(1, step, "send", step["send"], UNSAID) is None
-    assert run.unseen[0][0] == 2 and "does not say which" in run.unseen[0][1]
+    assert run.unseen == [(2, WHY.replace("go-amqp", GO), (NEVER_MODIFIED,))]
+
+
+def test_the_checks_of_a_step_the_possible_states_judge_alike_are_still_judged():
+    run = blind_run()
+    step = {"send": {"body": "m1"}, "checks": [{"judges": list(CLAUSES), "expect": {"outcome": "rejected"}},
+                                               {"judges": [NEVER_MODIFIED], "expect": {"not": {"outcome": "modified"}}}]}
+    assert run._unsaid(1, step, "send", step["send"], UNSAID) == ("outcome", UNSAID)
+    assert run.checks_of(1, step) == [({"outcome": "rejected"}, list(CLAUSES))]
 
 
 def test_a_setup_step_that_tells_them_apart_goes_on_as_the_vector_expects():
