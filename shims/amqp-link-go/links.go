@@ -1,5 +1,5 @@
-// The link operations of docs/link-protocol.md over go-amqp 0.17.0: connect, attach, send,
-// receive, settle, detach, disconnect.
+// The link operations of docs/link-protocol.md over go-amqp 0.17.0: attach, send, receive, settle,
+// detach (connect and disconnect: conn.go).
 //
 // The rules kept here:
 //   - one session per connection, begun on the first attach and again after the broker ended it
@@ -18,14 +18,10 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
 
 	amqp "github.com/Azure/go-amqp"
 )
@@ -77,119 +73,6 @@ func remember(prefix string, put func(id string)) string {
 	id := prefix + strconv.Itoa(reg.next)
 	put(id)
 	return id
-}
-
-func connect(p map[string]any) (map[string]any, error) {
-	host, err := reqString(p, "host")
-	if err != nil {
-		return nil, err
-	}
-	port, err := reqInt(p, "port")
-	if err != nil {
-		return nil, err
-	}
-	bound := millis(p, "timeout_ms")
-	raw, err := net.DialTimeout("tcp", net.JoinHostPort(host, strconv.Itoa(port)), bound)
-	if err != nil {
-		return map[string]any{"connection": nil, "error": peer("transport", nil, nil, err)}, nil
-	}
-	var sock net.Conn = raw
-	if flag(p, "tls") {
-		tc := tls.Client(raw, &tls.Config{ServerName: host, InsecureSkipVerify: !flag(p, "verify_tls")}) //nolint:gosec // as the run asks
-		_ = tc.SetDeadline(time.Now().Add(bound))
-		if err := tc.Handshake(); err != nil {
-			_ = raw.Close()
-			return map[string]any{"connection": nil, "error": peer("transport", nil, nil, err)}, nil
-		}
-		_ = tc.SetDeadline(time.Time{})
-		sock = tc
-	}
-	w := &watchedConn{Conn: sock}
-	hostname := host
-	if vhost := optString(p, "vhost"); vhost != nil && *vhost != "" && *vhost != "/" {
-		hostname = "vhost:" + *vhost
-	}
-	opts := []amqp.ConnOption{amqp.ConnConnectTimeout(bound), amqp.ConnServerHostname(hostname)}
-	if user := optString(p, "username"); user != nil {
-		pass := ""
-		if pw := optString(p, "password"); pw != nil {
-			pass = *pw
-		}
-		opts = append(opts, amqp.ConnSASLPlain(*user, pass))
-	} else {
-		opts = append(opts, amqp.ConnSASLAnonymous())
-	}
-	client, err := amqp.New(w, opts...)
-	if err != nil {
-		w.byShim.Store(true)
-		_ = w.Close()
-		if strings.HasPrefix(err.Error(), "SASL ") && strings.Contains(err.Error(), "auth failed") {
-			return map[string]any{"connection": nil, "error": peer("sasl", nil, nil, err)}, nil
-		}
-		pe, timedOut, own := outcomeOf(err, w)
-		if pe != nil && pe["scope"] == "link" {
-			pe["scope"] = "connection" // no link exists yet: an AMQP error now is the open's answer
-		}
-		return map[string]any{"connection": nil, "error": pe, "timeout": timedOut}, own
-	}
-	c := &connection{client: client, sock: w}
-	id := remember("c", func(id string) { reg.conns[id] = c })
-	return map[string]any{"connection": id, "error": nil}, nil
-}
-
-// within runs a go-amqp call that takes no context beside a timer: (value, error, false), or
-// (zero, nil, true) past the bound; late(value) gets what arrives after the bound.
-func within[T any](bound time.Duration, call func() (T, error), late func(T)) (T, error, bool) {
-	type res struct {
-		v   T
-		err error
-	}
-	done := make(chan res, 1)
-	go func() {
-		v, err := call()
-		done <- res{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err, false
-	case <-time.After(bound):
-		go func() {
-			if r := <-done; r.err == nil && late != nil {
-				late(r.v)
-			}
-		}()
-		var zero T
-		return zero, nil, true
-	}
-}
-
-// sessionOf is the connection's session, begun when there is none.
-func (c *connection) sessionOf(bound time.Duration) (*amqp.Session, map[string]any, bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.session != nil {
-		return c.session, nil, false, nil
-	}
-	s, err, timedOut := within(bound, func() (*amqp.Session, error) { return c.client.NewSession() }, nil)
-	if timedOut {
-		return nil, nil, true, nil
-	}
-	if err != nil {
-		pe, to, own := outcomeOf(err, c.sock)
-		return nil, pe, to, own
-	}
-	c.session = s
-	return s, nil, false, nil
-}
-
-// saw: a session- or connection-scope error ends the session; the next attach begins another.
-func (c *connection) saw(pe map[string]any) {
-	if pe == nil || pe["scope"] == "link" {
-		return
-	}
-	c.mu.Lock()
-	c.session = nil
-	c.mu.Unlock()
 }
 
 func attach(p map[string]any) (map[string]any, error) {
@@ -418,49 +301,6 @@ func detach(p map[string]any) (map[string]any, error) {
 	pe, timedOut, own := outcomeOf(err, l.conn.sock)
 	l.conn.saw(pe)
 	return map[string]any{"answered": err == nil, "error": pe, "timeout": timedOut}, own
-}
-
-func disconnect(p map[string]any) (map[string]any, error) {
-	id, err := reqString(p, "connection")
-	if err != nil {
-		return nil, err
-	}
-	reg.Lock()
-	c := reg.conns[id]
-	delete(reg.conns, id)
-	reg.Unlock()
-	if c != nil {
-		c.close()
-	}
-	return map[string]any{}, nil
-}
-
-func (c *connection) close() {
-	c.sock.byShim.Store(true)
-	_ = c.client.Close()
-}
-
-func closeAll() {
-	reg.Lock()
-	conns := reg.conns
-	reg.conns = map[string]*connection{}
-	reg.Unlock()
-	for _, c := range conns {
-		c.close()
-	}
-}
-
-func connOf(p map[string]any) (*connection, error) {
-	id, err := reqString(p, "connection")
-	if err != nil {
-		return nil, err
-	}
-	reg.Lock()
-	defer reg.Unlock()
-	if c := reg.conns[id]; c != nil {
-		return c, nil
-	}
-	return nil, cannot("request: no connection %q", id)
 }
 
 func linkOf(p map[string]any) (*link, error) {
