@@ -83,6 +83,8 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
                          rows are marked, the report annotated and the gate judged with these
   --faults               also the fault vectors: each broker the run started is restarted, killed,
                          paused and has connections cut, last (otherwise they are left out)
+  --one-client           AMQP 1.0 behaviour rows through python-qpid-proton alone: no second client
+                         (go-amqp) runs a failing, erroring or client-dependent row again
 
 environment:
   MQCONFORM_OUT          output folder (default out/)

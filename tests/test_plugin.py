@@ -56,7 +56,7 @@ def test_vector_ids_are_test_ids_and_every_case_gets_a_record(project):
     assert "ce-amqp.binary.prefer-underscore::mqconform-reference" in ids
     assert {r["spec_revision"] for r in rows} == {"1.0.3-wip"}
     assert len({r["run_id"] for r in rows}) == 1
-    assert all(r["schema_version"] == 4 and r["tally"] is None for r in rows)   # a tally is a fault vector's only
+    assert all(r["schema_version"] == 5 and r["tally"] is None for r in rows)   # a tally is a fault vector's only
     assert result.ret in (0, 1)
 
 

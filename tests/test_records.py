@@ -27,7 +27,7 @@ def test_lines_carry_run_metadata(tmp_path):
     lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2
     rows = [json.loads(x) for x in lines]
-    assert rows[0]["schema_version"] == 4 and rows[0]["run_id"] == RUN["run_id"]
+    assert rows[0]["schema_version"] == 5 and rows[0]["run_id"] == RUN["run_id"]
     assert rows[0]["tally"] is None                      # only a fault vector's row has one
     assert rows[1]["message"] == "ünïcode\nand newline"
 
