@@ -342,18 +342,6 @@ def test_a_lacked_failure_signal_fails_only_what_it_observes(om_vectors, monkeyp
     assert "count_step_after_failure" not in row.message          # not observed: judges nothing
 
 
-def test_a_failed_consumption_given_back_only_past_the_bound_is_not_observed(om_vectors, monkeypatch):
-    """A provider whose only failure signal is to leave the message unacked, given back after a
-    timeout of minutes: the failed consumption's redelivery is not observed (never failed); the
-    counts that were observed are judged."""
-    row = run(om_vectors, monkeypatch, "openmessaging.system-header.delivery-count-counts", redeliver=True,
-              lacks_fail="given back after a timeout of minutes", provider_role="product")
-    assert row.outcome == "fail", row.message
-    assert row.clause_outcomes.get("openmessaging/system-header/failed-consumption-redelivered") != "fail"
-    assert "count_step_after_crash: 0 (expected 1)" in row.message
-    assert "failed_consumption_redelivered" not in row.message
-
-
 @pytest.mark.parametrize("vid,outcome", [("openmessaging.type-system.float-finite", "fail"),
                                          ("openmessaging.system-header.trace-id-offered", "unsupported"),
                                          ("openmessaging.system-header.trace-id", "not_applicable")])
@@ -444,18 +432,3 @@ def test_a_fault_vector_runs_after_every_pooled_job_of_its_target_in_the_fault_s
         pool.shutdown()
     assert sorted(ran[:2]) == sorted((v.id, False) for v in plain)      # the pool never runs a fault vector
     assert ran[2] == (fault.id, True)
-
-
-def test_a_send_that_got_no_answer_within_a_bound_is_setup_never_a_verdict(om_vectors, monkeypatch):
-    """delivery_judges make a refused send fail the vector's clauses; a send that timed out (ours or
-    the provider's own send timeout) refused nothing: a precondition error, to be observed again."""
-    from fixtures.adapters.base import AdapterTimeout
-    from fixtures.openmessaging.binding import SendFailed
-
-    def timed_out(self, dest, om, **kw):
-        raise SendFailed("sending a message: no answer", AdapterTimeout("no confirm within 10s"))
-    monkeypatch.setattr(FakeBinding, "_send", timed_out)
-    row = run(om_vectors, monkeypatch, "openmessaging.system-header.priority-range")
-    assert row.outcome == "error" and row.error_kind == "precondition", row.message
-    refused = SendFailed("the provider failed send: Refused: no", None)
-    assert not refused.timed_out and SendFailed("x", None, timed_out=True).timed_out
