@@ -14,11 +14,12 @@ def catalog():
     return load_catalog()
 
 
-def test_default_run_is_every_target_plus_the_v1_denied_variant(catalog):
+def test_default_run_is_every_target_plus_the_address_v1_variants(catalog):
+    # each RabbitMQ 4.x judged with amqp_address_v1 permitted and denied: its default and one variant
     names = [r.name for r in select(catalog, [], {})]
     assert names == ["rabbitmq-4.0.5", "rabbitmq-4.0.5+address-v1-denied", "rabbitmq-3.10.8", "garagemq",
                      "artemis-2.56.0", "qpid-broker-j-9.2.1", "activemq-5.18.3", "rocketmq-5.3.3", "rocketmq-5.5.0",
-                     "rabbitmq-4.3.6"]
+                     "rabbitmq-4.3.6", "rabbitmq-4.3.6+address-v1-permitted"]
     rocketmq = select(catalog, ["rocketmq-5.3.3"], {})[0]
     assert rocketmq.protocols == ("rocketmq-grpc",)   # its other ports are for admin and readiness
 

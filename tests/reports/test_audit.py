@@ -178,7 +178,7 @@ def test_a_reason_of_users_not_made_needs_a_vector_with_users_and_an_endpoint(ct
 def test_a_protocol_not_offered_must_be_the_vectors_and_one_the_target_lacks(ctx):
     """An endpoint that speaks only AMQP 0-9-1 gets not_applicable rows for the AMQP 1.0 vectors
     (fixtures/plugin/targets.py `broker`); a row claiming so where the target offers AMQP 1.0 is forged."""
-    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0")
+    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0" and v.kind == "behaviour")
     says = "mine does not offer amqp10, which this vector speaks (the protocols it offers: amqp091)"
     prov = {"endpoint": "amqp://u:***@h:5672", "protocols": "amqp091"}
     row = lambda prov, message=says: rec(v.id, "not_applicable", impl="mine", kind="broker",  # noqa: E731
@@ -192,7 +192,7 @@ def test_a_protocol_not_offered_must_be_the_vectors_and_one_the_target_lacks(ctx
 
 
 def test_an_error_names_its_kind_and_what_broke(ctx):
-    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0")
+    v = next(v for v in ctx.vectors.values() if v.spec == "rabbitmq-address@4.0" and v.kind == "behaviour")
     ok = rec(v.id, "error", impl="mine", kind="broker", protocol="amqp10", spec=v.spec, message="setup: refused")
     ok["error_kind"] = "precondition"
     assert audit.reason_given(rows(ok), ctx) == []
