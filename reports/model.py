@@ -191,7 +191,35 @@ def spec_verdicts(level_counts, clause_counts=(), clauses: dict | None = None,
             "kind": ident["kind"], "role": ident["role"], "coverage": cov,
             "counts": {lv: dict(sorted(c.items(), key=lambda kv: SEVERITY[kv[0]], reverse=True))
                        for lv, c in sorted(by_level.items(), key=lambda kv: LEVEL_RANK.get(kv[0], -1))}})
+    _other_configurations(out, per_clause)
     return out
+
+
+def _other_configurations(out: list[dict], per_clause: dict) -> None:
+    """A broker in several catalog configurations (a target and its variants, `name+variant`): each
+    verdict names the others, and where a MUST clause is not_applicable here by its configuration
+    (one half of a conditional clause, e.g. amqp_address_v1 permitted or denied), the configurations
+    in which that half was judged and how (`coverage.other_configurations`), so a product's
+    "conformant" is read with both halves in view."""
+    groups: dict[tuple, list[dict]] = {}
+    for v in out:
+        if v["kind"] == "broker":
+            groups.setdefault((v["implementation"].split("+")[0], v["spec"], v["spec_revision"]), []).append(v)
+    for (_, spec, revision), members in groups.items():
+        if len(members) < 2:
+            continue
+        for v in members:
+            v["configurations"] = sorted(m["implementation"] for m in members if m is not v)
+            halves = []
+            for cid in v["coverage"].get("not_applicable") or []:
+                for m in members:
+                    counts = {o: n for o, n in (per_clause.get((m["implementation"], spec, revision), {})
+                                               .get(cid) or {}).items() if n and o != "not_applicable"}
+                    if m is not v and counts:
+                        outcome = "failed" if set(counts) & coverage_rule.BROKEN else \
+                            "held" if set(counts) & coverage_rule.HELD else "not judged"
+                        halves.append({"clause_id": cid, "implementation": m["implementation"], "outcome": outcome})
+            v["coverage"]["other_configurations"] = halves
 
 
 def badge_name(impl: str, spec: str) -> str:

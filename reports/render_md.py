@@ -68,6 +68,7 @@ def render(report: dict) -> str:
             lines += ["", f"Reference implementations (mqconform's own code, never a product): {len(refs)} verdict(s), "
                       + ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
                       + "; by broker in Compare brokers above, each in index.html."]
+        lines += _other_configurations(report["verdicts"])
         unjudged = [(v, c) for v in report["verdicts"] if v["implementation"] not in reference
                     for c in v["coverage"]["not_judged"]]
         if unjudged:
@@ -127,3 +128,27 @@ def render(report: dict) -> str:
         lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
 
     return "\n".join(lines) + "\n"
+
+
+def _other_configurations(verdicts: list[dict]) -> list[str]:
+    """### A broker's clauses judged in its other configurations: for each broker verdict, the MUST
+    clauses not_applicable in this configuration that another configuration of the same broker judged
+    (reports/model.py `_other_configurations`)."""
+    out = []
+    for v in verdicts:
+        halves = v["coverage"].get("other_configurations") or []
+        if not halves:
+            continue
+        by: dict[str, dict[str, list[str]]] = {}
+        for h in halves:
+            by.setdefault(h["implementation"], {}).setdefault(h["outcome"], []).append(h["clause_id"])
+        said = "; ".join(f"{md_cell(impl)}: " + ", ".join(f"{len(ids)} {o}" for o, ids in sorted(got.items()))
+                         for impl, got in sorted(by.items()))
+        out.append(f"- {md_cell(v['implementation'])} on {md_cell(v['spec'])} {md_cell(v['spec_revision'])}: "
+                   f"{len({h['clause_id'] for h in halves})} MUST clause(s) not applicable in this configuration, "
+                   f"judged in {said}")
+    if not out:
+        return []
+    return ["", "### A broker's clauses judged in its other configurations", "",
+            "A conditional clause (e.g. amqp_address_v1 permitted or denied) is judged half in one catalog "
+            "configuration of a broker and half in another: a product's verdict is read with both.", ""] + out

@@ -106,11 +106,19 @@ def test_profile_credit_comes_from_observation_only():
     assert e["priority"]["status"] == "absent"
     e = om_profile.from_observations("expiry", {"expired_delivered": True, "control_delivered": True}, "x")
     assert e["expiry"]["status"] == "absent"
-    # who set a header: the broker's counter -> native; our mapping's derivation -> emulated
-    assert om_profile.from_set_by({"deliveryCount": "broker"}, "x")["delivery-count"]["status"] == "native"
-    assert om_profile.from_set_by({"deliveryCount": "mapping"}, "x")["delivery-count"]["status"] == "emulated"
-    assert om_profile.from_set_by({"deliveryCount": "broker/mapping"}, "x")["delivery-count"]["status"] == "emulated"
+    # who set a header: the broker's field -> native; nobody -> absent
+    assert om_profile.from_set_by({"storeHost": "broker"}, "x")["store-host"]["status"] == "native"
     assert om_profile.from_set_by({"storeHost": "nobody"}, "x")["store-host"]["status"] == "absent"
+    # the count, by what it does: one higher each time (native; emulated when our mapping derived it),
+    # absent when a step observed was not one, whoever wrote the field (an Artemis crash redelivery)
+    steps = {"count_step_after_crash": 1, "count_step_after_failure": 1}
+    broker = {k: ["deliveryCount", ["broker"]] for k in steps}
+    mapping = {k: ["deliveryCount", ["mapping"]] for k in steps}
+    assert om_profile.from_observations("redelivery", steps, "x", sources=broker)["delivery-count"]["status"] == "native"
+    assert om_profile.from_observations("redelivery", steps, "x", sources=mapping)["delivery-count"]["status"] == "emulated"
+    crash_uncounted = {**steps, "count_step_after_crash": 0}
+    assert om_profile.from_observations("redelivery", crash_uncounted, "x", sources=broker)["delivery-count"]["status"] == "absent"
+    assert "delivery-count" not in om_profile.from_observations("redelivery", {"count_step_after_crash": 1}, "x")
 
 
 def test_a_whole_second_timestamp_gets_no_allowance():
@@ -140,5 +148,5 @@ def test_a_protocol_default_is_the_brokers_message_but_no_evidence_of_behaviour(
 
     assert credited("server", "by-protocol") and credited("client", "by-protocol")
     assert not credited("server", "mapping")
-    assert from_set_by({"deliveryCount": "by-protocol"}, "over amqp10 on x") == {}
-    assert from_set_by({"deliveryCount": "broker/by-protocol"}, "over amqp10 on x")["delivery-count"]["status"] == "native"
+    assert from_set_by({"priority": "by-protocol"}, "over amqp10 on x") == {}
+    assert from_set_by({"storeHost": "broker/by-protocol"}, "over amqp10 on x")["store-host"]["status"] == "native"
