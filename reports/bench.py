@@ -184,7 +184,8 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
         _strings(g["level_of"][v], list(LEVELS)),
         # schema version 1 records: no per-clause outcomes (every clause has the row's outcome)
         *(pa.nulls(n, schema.field(name).type)
-          for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile", "tally")),
+          for name in ("clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "profile", "tally",
+                       "witnesses")),
         _strings(v, [f"tests/test_vectors.py::test_vector[{x}]" for x in vec_ids]),
         _strings(v, vec_ids),
         _strings(np.zeros(n, dtype=np.int32), ["stable"]),

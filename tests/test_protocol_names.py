@@ -23,6 +23,8 @@ OWNERS = (
     "fixtures/openmessaging/amqp091.py",   # the OpenMessaging bindings, one module per protocol
     "fixtures/openmessaging/amqp10.py",
     "fixtures/openmessaging/rocketmq.py",
+    "fixtures/links/",                     # the second AMQP 1.0 client: an adapter of one protocol (its queues
+                                           # made over AMQP 0-9-1 beside it, as fixtures/adapters/ do)
 )
 
 # A protocol id as a word of a literal: not a fact or a field that starts with one (`amqp10_auto_create`).
