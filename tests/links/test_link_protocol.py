@@ -110,3 +110,19 @@ def test_requests_carry_what_the_run_asks_and_nothing_more():
         lp.settle_params("d1", "acked", 1)
     with pytest.raises(ValueError):
         lp.attach_params("c1", "both", "/q", 1)
+
+
+def test_a_bad_link_client_declaration_is_refused_naming_the_entry_and_field(tmp_path):
+    from fixtures.links.client import LinkClientsError, load
+    bad = tmp_path / "link_clients.yaml"
+    for text, says in (("clients:\n  - {name: x, go_shim: {dir: a}, extra: 1}\n", "clients[0]: unknown field 'extra'"),
+                       ("clients:\n  - {name: x}\n", "clients[0]: exactly one of `go_shim`"),
+                       ("clients:\n  - {name: x, go_shim: {dir: a}}\n  - {name: x, go_shim: {dir: b}}\n",
+                        "clients[1]: the name 'x' is declared twice")):
+        bad.write_text(text)
+        try:
+            load(bad)
+        except LinkClientsError as exc:
+            assert says in str(exc), exc
+        else:
+            raise AssertionError(f"accepted {text!r}")
