@@ -455,15 +455,24 @@ def amqp091_value(form: dict):
 
 
 def amqp091_receive(message: dict):
-    """SDK: the RabbitMQMessage a consumer builds: the headers as its client decodes them (typed Python
-    values; the SDK annotates dict[str, str] and a user passes the client's table as it is)."""
+    """SDK: the RabbitMQMessage a consumer builds. Its API takes "RabbitMQ message headers as string
+    key-value pairs" (`headers: dict[str, str]`, its docstring): a header its AMQP 0-9-1 client
+    (pika) hands out as anything but a string (a timestamp, an integer, a boolean, bytes, a table)
+    has no place there. That is the API's limit, `not-expressible`, never handed to the SDK anyway
+    (what the SDK then does with a type it does not take is not its verdict) and never converted
+    to a string here (that would be the shim's reading, not the SDK's)."""
     props = message.get("properties") or {}
-    try:
-        headers = {k: amqp091_value(v) for k, v in (message.get("headers") or {}).items()}
-    except (OverflowError, OSError, ValueError) as exc:
-        raise Refused("not-expressible", f"a header value has no Python form: {exc}") from None
-    # SDK: RabbitMQMessage.headers is annotated dict[str, str], which Python does not enforce: a user
-    # hands it the table pika decoded, typed values included, and the SDK does with them what it does.
+    headers = {}
+    for k, v in (message.get("headers") or {}).items():
+        try:
+            value = amqp091_value(v)
+        except (OverflowError, OSError, ValueError) as exc:
+            raise Refused("not-expressible", f"header {k}: a value with no Python form: {exc}") from None
+        if not isinstance(value, str):
+            raise Refused("not-expressible", f"header {k}: an AMQP 0-9-1 {next(iter(v))} (pika hands out a "
+                          f"{type(value).__name__}); the SDK's RabbitMQMessage.headers takes string key-value "
+                          "pairs only (dict[str, str])")
+        headers[k] = value
     return sdk_rabbitmq.RabbitMQMessage(headers=headers, content_type=props.get("content-type"),
                                         body=base64.b64decode(message.get("body") or "", validate=True))
 
