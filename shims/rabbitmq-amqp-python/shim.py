@@ -14,12 +14,20 @@ What it keeps (the rule: a shim asks the library, nothing more):
   (a publisher's target and a consumer's source alike: `Connection.consumer(destination)` takes
   the string that helper builds), `exchange_address(name)` for an exchange,
   `exchange_address(name, routing_key)` for an exchange and routing key;
+- a message's `to` is set as the library's tests and examples set it, through
+  `AddressHelper.message_to_address_helper(Message(), <an AddressHelper address>)`, read back from the
+  message (`message.address`), with the message's bytes as the library's own encoder makes them
+  (`Message.encode()`, what its publisher sends; base64 is only the JSON's framing);
+- what the library offers no way to make is `not-offered` (a reply-to address: it has no builder
+  for one); what it makes only on an open connection (a publisher's target without a destination)
+  is `not-expressible`;
 - the library documents no refusal for these calls, so anything they raise is `error` (a crash),
   with the exception's class name and text; the shim answers `rejected` for nobody;
 - stdin's end ends the process (exit 0).
 """
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import json
 import sys
@@ -28,13 +36,20 @@ import traceback
 _PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr      # anything the library prints goes to the log, never the protocol
 
-from rabbitmq_amqp_python_client import AddressHelper  # noqa: E402 - after stdout is redirected
+from rabbitmq_amqp_python_client import AddressHelper, Message  # noqa: E402 - after stdout is redirected
 
 DIST = "rabbitmq-amqp-python-client"
 PROTOCOL = "mqconform-process"
 ROLE = "client-library"
+FORMS = ["queue", "exchange", "exchange-key"]
 OFFERS = {"operations": ["address"],
-          "address": {"target": ["queue", "exchange", "exchange-key"], "source": ["queue"]}}
+          "address": {"target": [*FORMS, "null"], "source": ["queue"], "to": FORMS}}
+# Asked and answered `not-expressible`: the library makes a publisher's target only on an open
+# connection (Connection.publisher(destination="") -> Publisher(conn, "") -> conn.create_sender("")),
+# which this shim (no broker) does not have.
+NO_CONNECTION = ("the library makes a publisher's target only as it opens the publisher on a connection "
+                 "(Connection.publisher() with no destination: Publisher(conn, \"\") opens its sender at once); "
+                 "the shim has no connection, and AddressHelper makes no address for a publisher without a destination")
 
 
 class Refused(Exception):
@@ -67,18 +82,37 @@ def text(params: dict, key: str) -> str:
     return value
 
 
-def address(params: dict) -> dict:
-    field = params.get("field")
-    if field not in OFFERS["address"]:
-        raise Refused("not-offered", f"no {field!r} address: the shim offers {', '.join(OFFERS['address'])}")
+def built(params: dict, field: str) -> str:
+    """The address AddressHelper builds for the names of the request."""
     if "queue" in params:
-        return {"address": library(AddressHelper.queue_address, text(params, "queue"))}
+        return library(AddressHelper.queue_address, text(params, "queue"))
     if field == "source":
         raise Refused("not-offered", "a source address is built for a queue only (a consumer takes a queue address)")
     exchange = text(params, "exchange")
     if "routing_key" in params:
-        return {"address": library(AddressHelper.exchange_address, exchange, text(params, "routing_key"))}
-    return {"address": library(AddressHelper.exchange_address, exchange)}
+        return library(AddressHelper.exchange_address, exchange, text(params, "routing_key"))
+    return library(AddressHelper.exchange_address, exchange)
+
+
+def address(params: dict) -> dict:
+    field = params.get("field")
+    if field == "reply-to":
+        raise Refused("not-offered", "the library builds no reply-to address: Message.reply_to and "
+                                     "MessageProperties.reply_to take any string, and AddressHelper has no reply-to "
+                                     "helper (its RPC example sets reply_to to a consumer's address)")
+    if field not in OFFERS["address"]:
+        raise Refused("not-offered", f"no {field!r} address: the shim offers {', '.join(OFFERS['address'])}")
+    if not any(k in params for k in ("queue", "exchange", "routing_key")):
+        if field != "target":
+            raise Refused("not-offered", f"a {field} address names a queue or an exchange")
+        raise Refused("not-expressible", NO_CONNECTION)
+    if field == "to":
+        # the library's way to give a message its `to`: AddressHelper.message_to_address_helper with an
+        # address AddressHelper built; read back from the message, which the library encodes as it sends it
+        # (Publisher.publish -> BlockingSender.send -> Message.encode)
+        message = library(AddressHelper.message_to_address_helper, Message(), built(params, field))
+        return {"address": message.address, "encoded": base64.b64encode(library(message.encode)).decode("ascii")}
+    return {"address": built(params, field)}
 
 
 def hello(params: dict) -> dict:

@@ -28,7 +28,9 @@ def test_a_handshake_offering_fields_and_forms_reads():
 
 @pytest.mark.parametrize("offers, says", [
     ({"operations": ["address"]}, "offers.address must map an address field"),
-    ({"operations": ["address"], "address": {"to": ["queue"]}}, "unknown field 'to' (known: target, source)"),
+    ({"operations": ["address"], "address": {"subject": ["queue"]}},
+     "unknown field 'subject' (known: target, source, to, reply-to)"),
+    ({"operations": ["address"], "address": {"to": ["null"]}}, "offers.address.to must list forms of queue"),
     ({"operations": ["address"], "address": {"source": ["exchange"]}}, "offers.address.source must list forms of queue"),
     ({"operations": ["address"], "address": {"target": "queue"}}, "offers.address.target must list forms"),
     ({"operations": [1]}, "offers.operations must list operation names"),

@@ -1,12 +1,15 @@
 """RabbitMQ's AMQP 1.0 client for Python (rabbitmq-amqp-python-client, its AddressHelper) behind its
 shim (shims/rabbitmq-amqp-python), role `client-library`: the handshake, address requests passed to
-the library's builder and its answer passed back unchanged, and what the shim does not offer.
+the library's builder and its answer passed back unchanged (a message's `to` read back from the
+library's message, with the library's encoding of it), and what the shim does not offer (a reply-to
+address) or cannot ask without a connection (a publisher's target given no destination).
 
 What 1.0.1 does is read from its sources (address_helper.py): encode_path_segment keeps a character
 for which str.isalnum() is true, and "-._~", and writes any other as "%" + format(ord(c), "02X"): its
 code point, not its UTF-8 octets."""
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import sys
 from pathlib import Path
@@ -30,8 +33,9 @@ def test_handshake_names_the_library_and_its_installed_version(lib):
     version = importlib.metadata.version("rabbitmq-amqp-python-client")
     assert (hs.name, hs.impl_version, hs.role) == ("rabbitmq-amqp-python-client", version, "client-library")
     assert version == "1.0.1"        # the pin of pyproject.toml
+    forms = ["queue", "exchange", "exchange-key"]
     assert hs.offers == {"operations": ["address"],
-                         "address": {"target": ["queue", "exchange", "exchange-key"], "source": ["queue"]}}
+                         "address": {"target": [*forms, "null"], "source": ["queue"], "to": forms}}
     assert offers_problem(hs) is None
     assert hs.details == {"library": "rabbitmq-amqp-python-client==1.0.1",
                           "builder": "rabbitmq_amqp_python_client.AddressHelper"}
@@ -49,9 +53,22 @@ def test_the_builders_answers_pass_through_unchanged(lib):
     assert address(lib, exchange="") == "/exchanges/" and address(lib, queue="") == "/queues/"
 
 
+def test_a_messages_to_is_the_helpers_address_read_back_with_the_librarys_encoding(lib):
+    from fixtures.kinds.address_amqp import Encoded, message_field
+    res = lib.request("address", {"field": "to", "exchange": "amq.direct", "routing_key": "k/1 ü€"}, timeout=30)
+    assert res["address"] == "/exchanges/amq.direct/k%2F1%20ü%20AC"      # AddressHelper's, unchanged
+    encoded = base64.b64decode(res["encoded"])
+    assert message_field(encoded, "to") == Encoded("string", res["address"])
+    assert message_field(encoded, "reply-to") == Encoded("null")
+    assert address(lib, "to", exchange="", routing_key="k") == "/exchanges//k"   # no refusal documented
+
+
 def test_what_the_shim_does_not_offer_or_cannot_ask(lib):
     assert refusal(lib, {"field": "source", "exchange": "x"}).code == "not-offered"
-    assert refusal(lib, {"field": "to", "queue": "q"}).code == "not-offered"
+    r = refusal(lib, {"field": "reply-to", "queue": "q"})
+    assert r.code == "not-offered" and "no reply-to address" in r.reason
+    r = refusal(lib, {"field": "target"})           # a publisher's target: only on an open connection
+    assert r.code == "not-expressible" and "connection" in r.reason
     r = refusal(lib, {"field": "target", "queue": 5})
     assert r.code == "not-expressible" and "queue must be a string" in r.reason
 

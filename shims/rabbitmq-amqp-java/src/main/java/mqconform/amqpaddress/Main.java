@@ -14,8 +14,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
 import java.util.Properties;
-import java.util.function.Supplier;
 
 /**
  * mqconform's shim for RabbitMQ's AMQP 1.0 client for Java (com.rabbitmq.client:amqp-client), role
@@ -24,8 +25,11 @@ import java.util.function.Supplier;
  *  - one request at a time, answered in order, one whole line each; stdin's end ends the process;
  *  - a line that is not a request object cannot be answered (it has no id): it is logged and the
  *    process exits non-zero, which the harness reports as the shim's failure;
- *  - an address is what the library's builder returned (MqconformAddresses), passed through: the
- *    shim encodes nothing. The builder documents its refusal by throwing IllegalArgumentException
+ *  - an address is what the library returned (MqconformAddresses), passed through: the shim
+ *    encodes nothing. A message's `to` / `reply-to` is read back from the library's message, and
+ *    its bytes are the library's own encoding of that message (base64 is only the JSON's framing);
+ *    a publisher's target without a destination is what the library's publisher builder gives
+ *    (null: the AMQP null target). The builder documents its refusal by throwing IllegalArgumentException
  *    (DefaultAddressBuilder.exchange: "The default exchange is not allowed, use the queue format
  *    instead"): that is `rejected`, with the exception's class and text; anything else it throws is
  *    its crash (`status: error`); an exception of the shim's own code is `not-expressible`, "the
@@ -35,6 +39,7 @@ public final class Main {
     private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
     private static final String GROUP = "com.rabbitmq.client";
     private static final String ARTIFACT = "amqp-client";
+    private static final List<String> OFFERED_FIELDS = List.of("target", "source", "to", "reply-to");
 
     /** A refusal the shim answers (`refused`). */
     static final class Refused extends RuntimeException {
@@ -114,13 +119,18 @@ public final class Main {
         return out;
     }
 
-    /** One call into the library's builder: IllegalArgumentException is its refusal, anything else its crash. */
-    static String library(Supplier<String> call) {
+    /** A call into the library that may throw what Java checks. */
+    interface LibraryCall<T> {
+        T call() throws Exception;
+    }
+
+    /** One call into the library: IllegalArgumentException is its refusal, anything else its crash. */
+    static <T> T library(LibraryCall<T> call) {
         try {
-            return call.get();
+            return call.call();
         } catch (IllegalArgumentException e) {
             throw new Refused("rejected", e.getClass().getName() + ": " + e.getMessage());
-        } catch (RuntimeException | Error e) {
+        } catch (Exception | Error e) {
             throw new Crash(e);
         }
     }
@@ -136,22 +146,33 @@ public final class Main {
     static JsonObject address(JsonObject params) {
         JsonElement f = params.get("field");
         String field = f != null && f.isJsonPrimitive() ? f.getAsString() : "";
-        if (!field.equals("target") && !field.equals("source")) {
-            throw new Refused("not-offered", "no '" + field + "' address: the shim offers target, source");
+        if (!OFFERED_FIELDS.contains(field)) {
+            throw new Refused("not-offered", "no '" + field + "' address: the shim offers " + String.join(", ", OFFERED_FIELDS));
         }
-        final String address;
-        if (params.has("queue")) {
-            String queue = text(params, "queue");
-            address = library(() -> MqconformAddresses.queue(queue));
-        } else if (field.equals("source")) {
-            throw new Refused("not-offered", "a source address is built for a queue only (a consumer takes a queue)");
-        } else {
-            String exchange = text(params, "exchange");
-            String key = params.has("routing_key") ? text(params, "routing_key") : null;
-            address = library(() -> MqconformAddresses.exchange(exchange, key));
-        }
+        boolean names = params.has("queue") || params.has("exchange") || params.has("routing_key");
         JsonObject result = new JsonObject();
-        result.addProperty("address", address);
+        if (!names) {
+            if (!field.equals("target")) {
+                throw new Refused("not-offered", "a " + field + " address names a queue or an exchange");
+            }
+            result.addProperty("address", library(MqconformAddresses::publisherTargetWithoutDestination));
+            return result;
+        }
+        String queue = params.has("queue") ? text(params, "queue") : null;
+        String exchange = queue == null ? text(params, "exchange") : null;
+        String key = queue == null && params.has("routing_key") ? text(params, "routing_key") : null;
+        if (field.equals("to") || field.equals("reply-to")) {
+            MqconformAddresses.Property p = library(
+                () -> MqconformAddresses.messageAddress(field.equals("reply-to"), queue, exchange, key));
+            result.addProperty("address", p.value);
+            result.addProperty("encoded", Base64.getEncoder().encodeToString(p.encoded));
+            return result;
+        }
+        if (queue == null && field.equals("source")) {
+            throw new Refused("not-offered", "a source address is built for a queue only (a consumer takes a queue)");
+        }
+        result.addProperty("address", queue != null ? library(() -> MqconformAddresses.queue(queue))
+            : library(() -> MqconformAddresses.exchange(exchange, key)));
         return result;
     }
 
@@ -166,10 +187,14 @@ public final class Main {
         impl.addProperty("version", version);
         out.add("implementation", impl);
         JsonObject offers = JsonParser.parseString("{\"operations\": [\"address\"], \"address\": "
-            + "{\"target\": [\"queue\", \"exchange\", \"exchange-key\"], \"source\": [\"queue\"]}}").getAsJsonObject();
+            + "{\"target\": [\"queue\", \"exchange\", \"exchange-key\", \"null\"], \"source\": [\"queue\"], "
+            + "\"to\": [\"queue\", \"exchange\", \"exchange-key\"], "
+            + "\"reply-to\": [\"queue\", \"exchange\", \"exchange-key\"]}}").getAsJsonObject();
         out.add("offers", offers);
         out.addProperty("library", GROUP + ":" + ARTIFACT + ":" + version);
-        out.addProperty("builder", "com.rabbitmq.client.amqp.impl.DefaultAddressBuilder (Utils.addressBuilder())");
+        out.addProperty("builder", "com.rabbitmq.client.amqp.impl.DefaultAddressBuilder (Utils.addressBuilder()); "
+            + "Message.toAddress() / replyToAddress() of the message Publisher.message() makes; "
+            + "AmqpPublisherBuilder.address() for a publisher given no destination");
         return out;
     }
 
