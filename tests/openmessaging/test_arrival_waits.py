@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from fixtures.openmessaging import binding as B
 from fixtures.openmessaging import receiving, use_cases
+from fixtures.verdict import waits
 
 
 class _Clock:
@@ -87,12 +88,12 @@ def test_the_gap_follows_the_measured_round_trip_and_the_receive_floor(monkeypat
     b = _B.__new__(_B)
     b.broker, b.protocol = SimpleNamespace(shared={}, target=SimpleNamespace(name="t")), "x"
     monkeypatch.setattr(b, "_round_trip", lambda: 1.5, raising=False)
-    assert b.arrival_gap_s() == B.ARRIVAL_ROUND_TRIPS * 1.5 + 2.0
+    assert b.arrival_gap_s() == waits.ARRIVAL_ROUND_TRIPS * 1.5 + 2.0
     assert b.arrival_bound_s(20) == b.arrival_gap_s() + 20 * 1.5
     monkeypatch.setattr(b, "_round_trip", lambda: 0.001, raising=False)
     b.broker.shared.clear()
-    assert b.arrival_gap_s() == B.ARRIVAL_GAP_FLOOR_S
-    assert b.arrival_bound_s(1) == B.ARRIVAL_FLOOR_S
+    assert b.arrival_gap_s() == waits.ARRIVAL_GAP_FLOOR_S
+    assert b.arrival_bound_s(1) == waits.ARRIVAL_FLOOR_S
 
 
 def test_the_first_arrival_may_take_the_whole_bound(monkeypatch):
