@@ -4,7 +4,7 @@ tests/provision/test_vendor_endpoint.py."""
 import pytest
 
 from fixtures.adapters import footprint
-from fixtures.adapters.amqp10 import noted, unfindable
+from fixtures.adapters.proton_links import noted, unfindable
 from fixtures.adapters.endpoint import Endpoint
 from fixtures.adapters.rabbitmq_addresses import v1_effect
 
