@@ -292,6 +292,12 @@ def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
                 or r.rec["vector_id"] not in ctx.vectors:
             continue
         verdict = rejudged(r.rec, record, ctx)
+        witnessed = r.rec.get("witnesses") or {}
+        if witnessed.get("rule") == "disagree":   # the two-witness rule's row: the record is the first client's
+            if verdict.outcome != witnessed["accounts"][0]["outcome"]:
+                out.append(Breach("recomputed", (r.shown(),), f"judged again from its recorded observation: "
+                                  f"{verdict.outcome}, the first client's account says {witnessed['accounts'][0]['outcome']}"))
+            continue
         have = SAME.get(r.rec["outcome"], r.rec["outcome"])
         clauses = {c: SAME.get(o, o) for c, o in (r.rec.get("clause_outcomes") or {}).items()}
         if verdict.outcome != have or verdict.clause_outcomes != clauses:

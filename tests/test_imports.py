@@ -29,7 +29,8 @@ ROOMS = (
     ("fixtures.clients",),          # client libraries under test: over fixtures.process, run by fixtures.kinds
     ("fixtures.kinds", "fixtures.measurements", "fixtures.openmessaging", "fixtures.faults", "fixtures.strategies",
      "fixtures.bench"),
-    ("fixtures.links",),            # the second AMQP 1.0 client: runs behaviour vectors (fixtures.kinds) again
+    ("fixtures.links",),            # the second AMQP 1.0 client: runs behaviour vectors (fixtures.kinds) and
+                                    # OpenMessaging rows over AMQP 1.0 (fixtures.openmessaging) again
     ("fixtures.plugin",),
     ("reports",),
     ("certify",),

@@ -53,7 +53,11 @@ func messageFromForm(form map[string]any) (*amqp.Message, error) {
 		}
 	}
 	if h := mapOf(form, "header"); len(h) > 0 {
-		return nil, cannot("message.header: the link client sends no header (none is asked of it)")
+		header, err := headerFromForm(h)
+		if err != nil {
+			return nil, err
+		}
+		msg.Header = header
 	}
 	body := mapOf(form, "body")
 	switch {
@@ -78,6 +82,40 @@ func messageFromForm(form map[string]any) (*amqp.Message, error) {
 	return msg, nil
 }
 
+// headerFromForm: the header's fields as go-amqp 0.17.0's MessageHeader, which writes a field only
+// where it differs from the AMQP 1.0 default (priority 4, the others false / 0): a field given at
+// its default is not written, which AMQP 1.0 (3.2.1) reads the same.
+func headerFromForm(h map[string]any) (*amqp.MessageHeader, error) {
+	out := &amqp.MessageHeader{Priority: 4}
+	for name, v := range h {
+		gv, err := goValue(v, "message.header."+name)
+		if err != nil {
+			return nil, err
+		}
+		ok := true
+		switch name {
+		case "durable":
+			out.Durable, ok = gv.(bool)
+		case "first-acquirer":
+			out.FirstAcquirer, ok = gv.(bool)
+		case "priority":
+			out.Priority, ok = gv.(uint8)
+		case "delivery-count":
+			out.DeliveryCount, ok = gv.(uint32)
+		case "ttl":
+			var ms uint32
+			ms, ok = gv.(uint32)
+			out.TTL = time.Duration(ms) * time.Millisecond
+		default:
+			return nil, cannot("message.header.%s: not an AMQP 1.0 header field", name)
+		}
+		if !ok {
+			return nil, cannot("message.header.%s: %v is not of the field's AMQP type", name, v)
+		}
+	}
+	return out, nil
+}
+
 func propertiesFromForm(msg *amqp.Message, props map[string]any) error {
 	if len(props) == 0 {
 		return nil
@@ -100,6 +138,17 @@ func propertiesFromForm(msg *amqp.Message, props map[string]any) error {
 				p.ContentType = &s
 			} else {
 				p.ContentEncoding = &s
+			}
+		case (name == "creation-time" || name == "absolute-expiry-time") && typ == "timestamp":
+			gv, err := goValue(v, "message.properties."+name)
+			if err != nil {
+				return err
+			}
+			t := gv.(time.Time)
+			if name == "creation-time" {
+				p.CreationTime = &t
+			} else {
+				p.AbsoluteExpiryTime = &t
 			}
 		case name == "message-id" || name == "correlation-id":
 			gv, err := goValue(v, "message.properties."+name)
