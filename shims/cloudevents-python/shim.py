@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The CloudEvents Python SDK (cloudevents 2.x, `cloudevents.core`) behind the mqconform codec protocol.
 
-A TEMPLATE as much as a shim: an SDK author copies this file and replaces the four SDK_ parts
-(marked "SDK:") with calls into their own SDK. The rest (framing, forms, the AMQP client's typing)
-carries over. The contract is docs/codec-protocol.md in the mqconform repository (role
-`cloudevents-codec` of docs/process-protocol.md).
+A TEMPLATE as much as a shim: an SDK author copies this folder and replaces the SDK parts of this
+file (marked "SDK:") with calls into their own SDK. The rest (framing, forms, and wire_types.py: the
+AMQP clients' typing) carries over. The contract is docs/codec-protocol.md in the mqconform
+repository (role `cloudevents-codec` of docs/process-protocol.md).
 
 Standalone on purpose: it imports the SDK, the standard library and python-qpid-proton (the
 AMQP 1.0 client whose encoder decides the AMQP type of each value the SDK returns), and nothing
@@ -14,12 +14,12 @@ What it keeps (the rule: a shim translates, nothing more):
 - stdout carries protocol lines only: sys.stdout is pointed at stderr before the SDK is imported,
   the protocol writes to the saved original; every request gets exactly one answer line;
 - the SDK is called as a user calls it, never patched; it is handed exactly the event or message
-  asked for, as a user hands it (an event through the constructor, whatever the constructor fills in;
-  pika's typed header table as it is: Python does not enforce RabbitMQMessage's dict[str, str]), or
-  the request is refused `not-expressible` naming what its API has no place for at all
+  asked for, as a user hands it (an event through the constructor, whatever the constructor fills in),
+  or the request is refused `not-expressible` naming what its API has no place for at all
   (AMQPMessage.application_data is one bytes value, so an amqp-value body or several data sections
-  cannot be handed to it). That is a translation limit, never a verdict: the shim never answers
-  `rejected` on the SDK's behalf;
+  cannot be handed to it; RabbitMQMessage.headers takes strings, so a header pika hands out typed
+  cannot either). That is a translation limit, never a verdict: the shim never answers `rejected`
+  on the SDK's behalf, and never hands the SDK a value outside the types its API declares;
 - what the SDK documents as its refusal (cloudevents.core.exceptions.BaseCloudEventException and
   ValueError, which its Format.read/write document) is `rejected`; anything else it raises is
   `error` with the exception's class name and text; nothing else is either;
@@ -37,14 +37,11 @@ Run: python3 shim.py   (it reads requests on stdin until stdin ends, then exits 
 from __future__ import annotations
 
 import base64
-import calendar
 import datetime as dt
 import importlib.metadata
 import json
 import sys
 import traceback
-import uuid
-from decimal import Decimal
 
 _PROTOCOL_OUT = sys.stdout
 sys.stdout = sys.stderr      # anything the SDK or a library prints goes to the log, never the protocol
@@ -58,19 +55,14 @@ from cloudevents.core.exceptions import BaseCloudEventException  # noqa: E402
 from cloudevents.core.formats.json import JSONFormat  # noqa: E402
 from cloudevents.core.v1.event import CloudEvent  # noqa: E402
 
+# The shim's own file beside it (a script's folder is on sys.path).
+from wire_types import Refused, amqp091_typed, amqp091_value, amqp10_typed, amqp10_value, b64, plain  # noqa: E402
+
 PROTOCOL, VERSION, ROLE = "mqconform-process", 1, "cloudevents-codec"
 IMPLEMENTATION = "cloudevents-sdk-python"
 SDK_REFUSALS = (BaseCloudEventException, ValueError)
 BINDINGS = {"ce-amqp": {"modes": ["binary", "structured"], "formats": ["json"]},
             "ce-rabbitmq": {"modes": ["binary", "structured"], "formats": ["json"]}}
-
-
-class Refused(Exception):
-    """A refusal: `code` (rejected, not-expressible, not-offered) and the reason."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
 
 
 class SdkCrash(Exception):
@@ -97,10 +89,6 @@ def _version(dist: str) -> str:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
-
-
-def b64(data: bytes) -> str:
-    return base64.b64encode(bytes(data)).decode("ascii")
 
 
 # ---- EVENT form <-> the SDK's event ----------------------------------------------------------
@@ -208,112 +196,7 @@ def structured(content_type) -> bool:
     return isinstance(content_type, str) and content_type.lower().startswith("application/cloudevents")
 
 
-# ---- AMQP 1.0: typed as python-qpid-proton puts values on the wire ---------------------------------
-
-_SCALARS = {
-    proton.Data.NULL: ("null", lambda d: None), proton.Data.BOOL: ("boolean", lambda d: bool(d.get_bool())),
-    proton.Data.BYTE: ("byte", lambda d: int(d.get_byte())), proton.Data.SHORT: ("short", lambda d: int(d.get_short())),
-    proton.Data.INT: ("int", lambda d: int(d.get_int())), proton.Data.LONG: ("long", lambda d: int(d.get_long())),
-    proton.Data.UBYTE: ("ubyte", lambda d: int(d.get_ubyte())),
-    proton.Data.USHORT: ("ushort", lambda d: int(d.get_ushort())),
-    proton.Data.UINT: ("uint", lambda d: int(d.get_uint())), proton.Data.ULONG: ("ulong", lambda d: int(d.get_ulong())),
-    proton.Data.TIMESTAMP: ("timestamp", lambda d: int(d.get_timestamp())),
-    proton.Data.FLOAT: ("float", lambda d: _float(d.get_float())),
-    proton.Data.DOUBLE: ("double", lambda d: _float(d.get_double())),
-    proton.Data.UUID: ("uuid", lambda d: str(d.get_uuid())),
-    proton.Data.BINARY: ("binary", lambda d: b64(bytes(d.get_binary()))),
-    proton.Data.STRING: ("string", lambda d: str(d.get_string())),
-    proton.Data.SYMBOL: ("symbol", lambda d: str(d.get_symbol())),
-}
-
-
-def _float(x: float):
-    if x != x:
-        return "NaN"
-    if x in (float("inf"), float("-inf")):
-        return "Infinity" if x > 0 else "-Infinity"
-    return float(x)
-
-
-def _read_typed(d: proton.Data) -> dict:
-    t = d.type()
-    if t in _SCALARS:
-        name, get = _SCALARS[t]
-        return {name: get(d)}
-    if t in (proton.Data.LIST, proton.Data.MAP):
-        count = d.get_list() if t == proton.Data.LIST else d.get_map()
-        d.enter()
-        items = []
-        for _ in range(count):
-            d.next()
-            items.append(_read_typed(d))
-        d.exit()
-        if t == proton.Data.LIST:
-            return {"list": items}
-        keys = items[0::2]
-        if any(next(iter(k)) not in ("string", "symbol") for k in keys):
-            raise Refused("not-expressible", f"an AMQP map with keys {keys!r}: the codec protocol's maps have string keys")
-        return {"map": {next(iter(k.values())): v for k, v in zip(keys, items[1::2], strict=True)}}
-    raise Refused("not-expressible", f"an AMQP {proton.Data.type_name(t)} has no form in the codec protocol")
-
-
-def amqp10_typed(value) -> dict:
-    """The TYPED form of a value as proton sends it: the value goes through proton's encoder and
-    the type code is read back from the encoded bytes (a Python int is a long, a float a double,
-    a proton.timestamp a timestamp, a str a string)."""
-    if isinstance(value, memoryview):
-        value = bytes(value)
-    d = proton.Data()
-    try:
-        d.put_object(value)
-    except KeyError:   # proton dispatches on the exact class
-        raise Refused("not-expressible", f"python-qpid-proton has no AMQP encoding for a {type(value).__name__}") from None
-    back = proton.Data()
-    back.decode(d.encode())
-    back.rewind()
-    back.next()
-    return _read_typed(back)
-
-
-_INT_CLASSES = {"byte": proton.byte, "short": proton.short, "int": proton.int32, "long": int, "ubyte": proton.ubyte,
-                "ushort": proton.ushort, "uint": proton.uint, "ulong": proton.ulong}
-
-
-def amqp10_value(form: dict):
-    """The Python object proton encodes as exactly the TYPED form's type (what a proton sender writes)."""
-    (kind, v), = form.items()
-    if kind in _INT_CLASSES:
-        return _INT_CLASSES[kind](v)
-    if kind == "timestamp":
-        return proton.timestamp(v)
-    if kind in ("float", "double"):
-        f = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.get(v, v)
-        return proton.float32(f) if kind == "float" else float(f)
-    if kind == "symbol":
-        return proton.symbol(v)
-    if kind == "binary":
-        return base64.b64decode(v, validate=True)
-    if kind == "uuid":
-        return uuid.UUID(v)
-    if kind == "list":
-        return [amqp10_value(x) for x in v]
-    if kind == "map":
-        return {k: amqp10_value(x) for k, x in v.items()}
-    if kind in ("null", "boolean", "string"):
-        return v
-    raise Refused("not-expressible", f"this shim does not write an AMQP {kind} with python-qpid-proton")
-
-
-def _plain(value):
-    """A value a proton receiver holds, with binary copied out of proton's buffer."""
-    if isinstance(value, memoryview):
-        return bytes(value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
+# ---- AMQP 1.0: the SDK's AMQPMessage as a proton sender and receiver have it (typing: wire_types.py) ---
 
 def sdk_typed_amqp10(ce) -> set:
     """SDK: the application properties whose AMQP type the SDK documents: to_binary writes a datetime
@@ -346,8 +229,8 @@ def amqp10_send(sdk_msg, timestamps: set = frozenset()) -> dict:
     props = {}
     if "content-type" in sdk_msg.properties:   # proton's getter says symbol('None') when there is none
         props["content-type"] = {"symbol": str(got.content_type)}
-    app = {str(k): amqp10_typed(_plain(v)) for k, v in (got.properties or {}).items()}
-    body = _plain(got.body)
+    app = {str(k): amqp10_typed(plain(v)) for k, v in (got.properties or {}).items()}
+    body = plain(got.body)
     return {"protocol": "amqp10", "properties": props, "application_properties": app,
             "body": {"data": [] if body is None else [b64(body)]}}
 
@@ -367,7 +250,7 @@ def amqp10_receive(message: dict):
         raise Refused("not-expressible", f"the SDK's AMQPMessage holds one data section as bytes; its API has no "
                                          f"form for {len(sections)} data sections")
     # The properties by AMQP name, as plain values (a receiver reads their fixed types as such).
-    props = {name: _plain(amqp10_value(form)) if ("binary" in form or "uuid" in form) else next(iter(form.values()))
+    props = {name: plain(amqp10_value(form)) if ("binary" in form or "uuid" in form) else next(iter(form.values()))
              for name, form in (message.get("properties") or {}).items()}
     try:
         m = proton.Message()
@@ -380,41 +263,12 @@ def amqp10_receive(message: dict):
         raise
     except Exception as exc:  # noqa: BLE001 - the AMQP client cannot carry it: not the SDK's result
         raise Refused("not-expressible", f"python-qpid-proton cannot carry this message: {type(exc).__name__}: {exc}") from None
-    app = {str(k): _plain(v) for k, v in (got.properties or {}).items()}
+    app = {str(k): plain(v) for k, v in (got.properties or {}).items()}
     data = bytes(got.body) if got.body is not None else b""
     return sdk_amqp.AMQPMessage(properties=props, application_properties=app, application_data=data)
 
 
-# ---- AMQP 0-9-1: typed as a pika sender writes field values ----------------------------------------
-# pika (the AMQP 0-9-1 client the SDK's docs name) writes: str -> S (string), bytes -> x (binary),
-# bool -> t (boolean), int -> I (int) when it fits 32 bits signed else l (long), Decimal -> D,
-# datetime -> T (whole seconds, UTC), dict -> F (map), list -> A (list), None -> V (null); it cannot
-# write a float (or anything else). The same rules, here without pika, type the SDK's headers.
-
-def amqp091_typed(value, where: str) -> dict:
-    if isinstance(value, str):
-        return {"string": value}
-    if isinstance(value, bytes):
-        return {"binary": b64(value)}
-    if isinstance(value, bool):
-        return {"boolean": value}
-    if isinstance(value, int):
-        return {"int": value} if -2 ** 31 <= value < 2 ** 31 else {"long": value}
-    if isinstance(value, Decimal):
-        return {"decimal": str(value.normalize())}
-    if isinstance(value, dt.datetime):
-        seconds = calendar.timegm(value.utctimetuple())
-        if seconds < 0:
-            raise Refused("not-expressible", f"{where}: a timestamp before 1970 has no unsigned AMQP 0-9-1 form")
-        return {"timestamp": seconds}
-    if isinstance(value, dict):
-        return {"map": {k: amqp091_typed(v, f"{where}.{k}") for k, v in value.items()}}
-    if isinstance(value, list):
-        return {"list": [amqp091_typed(v, where) for v in value]}
-    if value is None:
-        return {"null": None}
-    raise Refused("not-expressible", f"{where}: an AMQP 0-9-1 client (pika) cannot write a {type(value).__name__}")
-
+# ---- AMQP 0-9-1: the SDK's RabbitMQMessage as pika has it (typing: wire_types.py) -----------------
 
 def _shortstr(text: str, what: str) -> None:
     if len(text.encode("utf-8")) > 255:
@@ -431,27 +285,6 @@ def amqp091_send(sdk_msg) -> dict:
         _shortstr(k, f"header name {k!r}")
         headers[k] = amqp091_typed(v, f"header {k}")
     return {"protocol": "amqp091", "properties": props, "headers": headers, "body": b64(sdk_msg.body)}
-
-
-def amqp091_value(form: dict):
-    """The Python value an AMQP 0-9-1 consumer (pika) hands the application for a field value:
-    S str, x bytes, t bool, integers int, f / d float, D Decimal, T a UTC datetime, F dict, A list, V None."""
-    (kind, v), = form.items()
-    if kind in ("string", "boolean", "byte", "ubyte", "short", "ushort", "int", "uint", "long", "null"):
-        return v
-    if kind == "binary":
-        return base64.b64decode(v, validate=True)
-    if kind in ("float", "double"):
-        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.get(v, v)
-    if kind == "decimal":
-        return Decimal(v)
-    if kind == "timestamp":
-        return dt.datetime.fromtimestamp(v, dt.UTC)
-    if kind == "map":
-        return {k: amqp091_value(x) for k, x in v.items()}
-    if kind == "list":
-        return [amqp091_value(x) for x in v]
-    raise Refused("not-expressible", f"AMQP 0-9-1 has no field type for {kind}")
 
 
 def amqp091_receive(message: dict):

@@ -208,13 +208,16 @@ def test_process_codecs_yaml_errors_name_the_file_and_field(tmp_path, text, prob
 
 
 def test_the_python_shim_is_standalone():
-    """The template imports the SDK, the standard library and python-qpid-proton only, never mqconform."""
+    """The template (its folder) imports the SDK, the standard library, python-qpid-proton and its own
+    files only, never mqconform."""
     import ast
-    shim = Path(__file__).resolve().parents[2] / "shims" / "cloudevents-python" / "shim.py"
+    folder = Path(__file__).resolve().parents[2] / "shims" / "cloudevents-python"
+    own = {p.stem for p in folder.glob("*.py")}
     roots = set()
-    for node in ast.walk(ast.parse(shim.read_text())):
-        if isinstance(node, ast.Import):
-            roots |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            roots.add((node.module or "").split(".")[0])
-    assert roots - sys.stdlib_module_names == {"cloudevents", "proton"}
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                roots |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                roots.add((node.module or "").split(".")[0])
+    assert roots - sys.stdlib_module_names - own == {"cloudevents", "proton"}

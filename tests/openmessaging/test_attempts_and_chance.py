@@ -109,7 +109,7 @@ def test_judged_outcomes_and_lasting_errors_are_not_run_again(monkeypatch, first
 def test_the_chance_of_an_order_is_counted_exactly():
     from math import comb
 
-    from fixtures.openmessaging.header_behaviours import chance_of_at_most
+    from fixtures.verdict.orders import chance_of_at_most
     assert chance_of_at_most(0, 10, 10) == 1 / comb(20, 10)       # only one order puts every expedited first
     assert chance_of_at_most(100, 10, 10) == 1.0
     assert abs(chance_of_at_most(50, 10, 10) - 0.5147) < 1e-3     # the middle of a symmetric count

@@ -81,3 +81,34 @@ def test_an_order_the_delivery_gives_without_priorities_ranks_nothing_apart(om_v
     row = decide(vector, om_vectors.registry, None, found)
     assert row.outcome == "pass", row.message
     assert any("without priorities" in n for n in row.notes), row.notes
+
+
+class DefaultElidedBinding(RankingBinding):
+    """AMQP 1.0 as python-qpid-proton writes it: priority 5 (native 4, the header's default) is left out,
+    so a 5 and an unset message are the same message; the broker ranks a message without priority
+    lowest (RabbitMQ's classic priority queue), and the receiver reads the absent field as 5 by protocol."""
+
+    def encode(self, om, *, called_ms):
+        native = super().encode(om, called_ms=called_ms)
+        if native["headers"].get("priority") == 5:
+            del native["headers"]["priority"]
+        return native
+
+    def decode(self, native):
+        om, meta = super().decode(native)
+        if "priority" not in om.headers:
+            om.headers["priority"] = 5
+            meta["set_by"]["priority"] = "by-protocol"
+        return om, meta
+
+
+def test_a_five_the_protocol_leaves_out_is_no_control_the_protocol_decides(om_vectors, monkeypatch):
+    # The 5s carried no priority on the wire, as the unset messages did: comparing their ranks shows
+    # nothing, and the row says the protocol decided it (review 13: a comparison whose control was never checked).
+    vector = next(v for v in om_vectors.vectors if v.id == VID)
+    monkeypatch.setattr(runner, "open_binding",
+                        lambda live_, protocol, mapping=None: DefaultElidedBinding(live_, protocol, unset=0))
+    record, found = runner.run_vector(vector, FakeLive("fakemq"), "amqp10", om_vectors.registry)
+    row = decide(vector, om_vectors.registry, None, found)
+    assert row.outcome == "pass", row.message
+    assert any("ranked as a 5 by the protocol" in n for n in row.notes), row.notes
