@@ -141,7 +141,7 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
         as_of: str | None = None, expectations: list[str] | None = None, quiet: bool = False,
         registry: str | None = None, from_store: bool = False) -> int:
     # pyspark is imported only here, so that gate and --help stay light.
-    from reports import aggregate, cluster, read, session
+    from reports import aggregate, cluster, keys, read, session
     from reports import full_build as replace
     from reports import incremental_build as update
     from reports import known_deviations as known
@@ -241,9 +241,9 @@ def run(results: list[str], out: str, master: str | None = None, conf: dict | No
                   "as they were", file=sys.stderr)
             return 2
         with phase("key check", spark):
-            repeats = read.has_duplicates(raw)
+            repeats = keys.has_duplicates(raw)
             # the gate's rule (reports/conflicts.py): rows of one key with different outcomes, in any order
-            clashes = conflicts.conflicting_keys(raw)
+            clashes = keys.conflicting_keys(raw)
         if clashes:
             named = validate.Problems()
             for where, n, why in conflicts.name_rows(clashes, lambda where: read._lines(spark, where)):

@@ -10,8 +10,8 @@ them a reader kept would depend on the order of lines and files (a passing copy 
 failing row would hide it): the inputs are refused as an input error (exit 2), every row of the key
 named by file:line (a Parquet file by its path), whatever the order.
 
-Plain Python (the gate's reader, reports/read_plain.py); conflicting_keys() is the build's Spark
-query, pyspark imported inside it only.
+Plain Python (the gate's reader, reports/read_plain.py); the build's Spark query of the keys is
+reports/keys.py conflicting_keys().
 """
 from __future__ import annotations
 
@@ -63,23 +63,8 @@ def _at(where: str, line: int | None) -> str:
     return f"{shown}:{line}" if line else shown
 
 
-def conflicting_keys(raw, most: int = 20) -> list[tuple[tuple, list[str]]]:
-    """The build's check (Spark): up to `most` keys whose valid records have more than one outcome,
-    each with the files holding them; one aggregation (min and max of the outcome per key)."""
-    from pyspark.sql import functions as F
-
-    from .read import FILE, valid
-
-    groups = (raw.where(valid())
-              .groupBy("run_id", "vector_id", F.col("implementation.name").alias("_impl"),
-                       F.coalesce("protocol", "test_id").alias("_protocol"))
-              .agg(F.min("outcome").alias("_lo"), F.max("outcome").alias("_hi"), F.collect_set(FILE).alias("_files"))
-              .where("_lo <> _hi").limit(most).collect())
-    return [((g["run_id"], g["vector_id"], g["_impl"], g["_protocol"]), sorted(g["_files"])) for g in groups]
-
-
 def name_rows(found: list[tuple[tuple, list[str]]], read_lines) -> list[tuple[str, int | None, str]]:
-    """The build's (file, line, why) for the keys conflicting_keys() found: JSON Lines files are read
+    """The build's (file, line, why) for the keys reports/keys.py conflicting_keys() found: JSON Lines files are read
     again (`read_lines(file)`, text lines with their line ends) to name each row's line; a Parquet
     or Delta file is named without one."""
     from . import validate

@@ -348,17 +348,6 @@ def check(spark: SparkSession, raw: DataFrame, inputs: Inputs, trust=None) -> Ch
     return Checked(problems, n_valid, dates, untrusted_files, split_files, trust is not None)
 
 
-def has_duplicates(raw: DataFrame) -> bool:
-    """Whether two valid records may share the store's record key (date and reports/store.py KEY).
-    The key is hashed without its date (64 bits): equal store keys always hash equal, so False means
-    no two records share one; equal hashes of different keys say True, which only costs the
-    de-duplication a build then does."""
-    from .store import KEY
-
-    key = F.xxhash64(*[F.col(k) for k in KEY])
-    return bool(raw.where(valid()).groupBy(key.alias("_k")).count().where("count > 1").limit(1).collect())
-
-
 def _file_path(spark: SparkSession, where: str):
     """(file system, Hadoop path) of a FILE value (a URI, percent-encoded) or of a path from classify()."""
     jvm = spark.sparkContext._jvm

@@ -76,7 +76,7 @@ def version(spark: SparkSession, where: str) -> int | None:
 def stored_rows(df: DataFrame, partitions: int, dedupe: bool = True) -> DataFrame:
     """The rows STORE/records keeps of normalized records: one per record key, without `run_ts`.
 
-    With `dedupe` (reports/read.py has_duplicates says the inputs may repeat a key), the first row
+    With `dedupe` (reports/keys.py has_duplicates says the inputs may repeat a key), the first row
     of each key is kept in a sort by (date, run_id, key), after clustering by (date, run_id): the
     one shuffle and sort of every column that takes. Without it the rows are kept as they come,
     unshuffled: the write sorts each task's rows by `date` itself."""
