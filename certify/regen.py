@@ -6,7 +6,7 @@
                           with one value taken from the file: `generated`, when the report was made;
   report/summary.md, report/index.html, report/badges/*.svg
                           rendered again from that report by the build's own writer
-                          (reports/build.py write_outputs) and compared byte for byte; no other file
+                          (reports/outputs.py write_outputs) and compared byte for byte; no other file
                           may be in report/;
   junit.xml               per test case, the row it carries equals the row in results.jsonl, and what
                           pytest shows (failure / error, skipped, passed) is what the plugin shows for
@@ -67,7 +67,7 @@ def _diff(want, have, path="") -> list[str]:
 
 
 def check_report(folder: Path, rows: list[dict]) -> list[str]:
-    from reports.build import write_outputs
+    from reports.outputs import write_outputs
 
     where = folder / bundle.REPORT
     try:

@@ -312,7 +312,7 @@ def build_from_store(store: str, out: str, warm: bool, memory_limit: str | None 
     from pathlib import Path
 
     from . import model, profile
-    from .build import write_outputs
+    from .outputs import write_outputs
 
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -335,7 +335,7 @@ def build(results_glob: str, out: str, memory_limit: str | None = None) -> dict:
     import duckdb
 
     from . import model
-    from .build import write_outputs
+    from .outputs import write_outputs
 
     out_dir = Path(out)
     shutil.rmtree(out_dir / "store", ignore_errors=True)

@@ -12,7 +12,6 @@ Order of a build, and what a failure at each step leaves:
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -23,8 +22,9 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
-from . import badges, clauses, conflicts, measurements, model, profile, render_html, render_md, validate
+from . import clauses, conflicts, measurements, model, profile, validate
 from .cluster import is_local_path
+from .outputs import write_outputs
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
 # Swapped in this order: index.html, what people open, comes last.
@@ -38,15 +38,6 @@ def failpoint(name: str) -> None:
     if os.environ.get(FAILPOINT) == name:
         print(f"reports build: killed at {name} ({FAILPOINT})", file=sys.stderr, flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-def write_outputs(report: dict, out: Path) -> None:
-    """Render every output into a local folder."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "compliance.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "summary.md").write_text(render_md.render(report), encoding="utf-8")
-    (out / "index.html").write_text(render_html.render(report), encoding="utf-8")
-    badges.write(report, out)
 
 
 def _local_path(uri: str) -> Path:
