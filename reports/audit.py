@@ -44,8 +44,8 @@ from pathlib import Path
 from . import conflicts, validate
 from .audit_facts import one_fact_per_broker
 from .audit_model import FAILED, Breach, Context, Row
+from .paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 EXIT_OK, EXIT_BREACH, EXIT_USAGE = 0, 1, 2
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from . import clauses, conflicts, measurements, model, profile, validate
-from .cluster import is_local_path
 from .outputs import write_outputs
+from .paths import is_local_path
 
 OUTPUTS = ("index.html", "summary.md", "compliance.json", "badges/")
 # Swapped in this order: index.html, what people open, comes last.

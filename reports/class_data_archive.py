@@ -25,6 +25,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from reports.paths import ROOT
 from reports.sparkconf import java_options as driver_options
 
 FOLDER = Path(os.environ.get("MQCONFORM_SPARK_CDS_DIR", Path(sys.prefix) / "spark-cds"))
@@ -98,7 +99,7 @@ def make() -> Path:
     with tempfile.TemporaryDirectory(prefix="mqconform-cds-") as d:
         env = {**os.environ, "MQCONFORM_SPARK_CDS": "0"}
         subprocess.run([sys.executable, "-c", script, d, options], check=True, env=env, timeout=600,
-                       cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL)
+                       cwd=ROOT, stdout=subprocess.DEVNULL)
     if not tmp.is_file():
         raise RuntimeError(f"the JVM wrote no archive at {tmp}")
     tmp.replace(where)

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import yaml
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "vectors" / "clauses"
+from .paths import ROOT
+
+DEFAULT_DIR = ROOT / "vectors" / "clauses"
 
 
 def _applies(entries) -> tuple:

@@ -12,9 +12,7 @@ from __future__ import annotations
 import uuid
 from urllib.parse import urlparse
 
-
-def is_local_path(uri: str) -> bool:
-    return urlparse(uri).scheme in ("", "file") or (len(uri) > 1 and uri[1] == ":")  # C:\...
+from .paths import is_local_path
 
 
 def _seen_by_executor(spark, uri: str, expect: str | None) -> bool:

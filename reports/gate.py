@@ -32,12 +32,13 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
+
+from .paths import ROOT
 
 try:
     from fixtures.verdict import expectations as exp_mod
 except ImportError:  # run from outside the project root: the loader lives beside reports/
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(ROOT))
     from fixtures.verdict import expectations as exp_mod
 
 from . import read_plain
@@ -65,7 +66,7 @@ def gate_warnings(expectations, implementations_in_results) -> list[str]:
     catalog's, the codecs' and those in the results; vectors and clauses those of this checkout."""
     from fixtures.plugin.implementations import known_implementations
 
-    vector_ids, clause_ids = exp_mod.known_ids(Path(__file__).resolve().parents[1] / "vectors")
+    vector_ids, clause_ids = exp_mod.known_ids(ROOT / "vectors")
     return exp_mod.problems(expectations, known_implementations(implementations_in_results), vector_ids, clause_ids)
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from pathlib import Path
+
+from .paths import ROOT
 
 try:
     from fixtures.verdict import expectations as exp_mod
 except ImportError:  # run from outside the project root: the loader lives beside reports/
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(ROOT))
     from fixtures.verdict import expectations as exp_mod
 
 

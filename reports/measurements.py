@@ -18,7 +18,7 @@ from pathlib import Path
 
 from fixtures.measurements.tables import crossproto_tables, transit_tables
 
-from .cluster import is_local_path
+from .paths import is_local_path
 
 # measurement -> the suffix its rows take beside a results file (suites/cloudevents/test_transit.py,
 # test_cross_protocol.py: path.with_name(path.stem + SUFFIX))

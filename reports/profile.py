@@ -21,7 +21,9 @@ import yaml
 
 from fixtures.verdict.row import PROFILE_STATUSES
 
-DEFAULT_FILE = Path(__file__).resolve().parent.parent / "vectors" / "openmessaging" / "profile.yaml"
+from .paths import ROOT
+
+DEFAULT_FILE = ROOT / "vectors" / "openmessaging" / "profile.yaml"
 RANK = {s: i for i, s in enumerate(PROFILE_STATUSES)}   # native 0 ... unknown 3: lower decides
 
 

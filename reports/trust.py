@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import timeutil
+from .paths import ROOT
 
 ENV = "MQCONFORM_REGISTRY"
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "vectors"
+DEFAULT_DIR = ROOT / "vectors"
 # Rows are written on the machine that ran the vectors; the checker's clock may differ by this much.
 CLOCK_SKEW = dt.timedelta(minutes=5)
 RUN_META = ("run_started", "suite_version", "vectors_digest")
