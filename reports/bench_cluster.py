@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from reports import spark_events
-from reports.bench import process_tree
+from reports.measure import process_tree
 from reports.netns import available
 
 WORKLOAD = ("{python} -m reports build --as-of 0 --store {store} --out {out} --master {master} "
@@ -236,7 +236,7 @@ def measure_layout(root: Path, shared: Path, workers: int, cores: int, workload:
 
 def make_store(root: Path, shared: Path, records: int, clauses: Path, timeout_s: float, out=print) -> Path:
     """A store of `records` synthetic records under the shared folder, built locally (reused when there)."""
-    from reports.bench import generate
+    from reports.synthetic import generate
 
     hist = shared / f"hist-{records}"
     if (hist / "store").is_dir():

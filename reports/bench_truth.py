@@ -1,4 +1,4 @@
-"""The state tables of a store of bench.generate's records, from what the generator knows.
+"""The state tables of a store of synthetic.generate's records, from what the generator knows.
 
 STORE/runs and STORE/flaky are defined by reports/aggregate.py (run_counts; per_run_vectors and
 fold_flaky). Here they are computed from the generator's draws instead of read from its records, so
@@ -21,26 +21,26 @@ import datetime as dt
 
 import numpy as np
 
-from . import bench
+from . import synthetic
 from .outcomes import CLASS_OF, OUTCOME_ORDER
 
 CLASSES = tuple(dict.fromkeys(CLASS_OF[o] for o in OUTCOME_ORDER))
 CLASS_OF_OUTCOME = np.array([CLASSES.index(CLASS_OF[o]) for o in OUTCOME_ORDER], dtype=np.int8)
-START_US = int(bench.START.timestamp()) * 1_000_000
+START_US = int(synthetic.START.timestamp()) * 1_000_000
 HOUR_US = 3600 * 1_000_000
 
 
 def _ver(g: dict, runs):
-    return bench.run_version(runs // g["n_impl"])
+    return synthetic.run_version(runs // g["n_impl"])
 
 
 def summary(size: int, seed: int, run0: int, run1: int, r, v, outcome) -> dict:
-    """What the state needs of the records (r, v, outcome: bench.draw) of runs run0..run1-1.
+    """What the state needs of the records (r, v, outcome: synthetic.draw) of runs run0..run1-1.
 
     Arrays per implementation x vector (rows: implementation, columns: vector; -1 where the chunk has
     no record of it): first and last run number and their classes; the pairs and changes between
     consecutive runs inside the chunk. And per run of the chunk, its records of each outcome."""
-    g = bench._plan(size, seed)
+    g = synthetic._plan(size, seed)
     n_vec, n_impl = g["n_vec"], g["n_impl"]
     m = run1 - run0
     grid = np.full((m, n_vec), -1, dtype=np.int8)   # class per run of the chunk x vector
@@ -52,7 +52,7 @@ def summary(size: int, seed: int, run0: int, run1: int, r, v, outcome) -> dict:
     if m > n_impl:  # the run before a run of the same implementation is n_impl runs earlier
         prev, cur = grid[:-n_impl], grid[n_impl:]
         same = (_ver(g, runs[n_impl:]) == _ver(g, runs[:-n_impl])) & (
-            bench.run_digest(runs[n_impl:]) == bench.run_digest(runs[:-n_impl]))
+            synthetic.run_digest(runs[n_impl:]) == synthetic.run_digest(runs[:-n_impl]))
         pair = (prev >= 0) & (cur >= 0) & same[:, None]
         keys = ((runs[n_impl:] % n_impl)[:, None] * n_vec + np.arange(n_vec)).ravel()
         pairs += np.bincount(keys, pair.ravel(), n_impl * n_vec).astype(np.int64).reshape(n_impl, n_vec)
@@ -81,13 +81,13 @@ def summary(size: int, seed: int, run0: int, run1: int, r, v, outcome) -> dict:
 
 def chunk_summary(size: int, seed: int, part: int, run0: int, run1: int) -> dict:
     """summary() of one chunk of generate(size, seed), drawn again (the same draws as its records)."""
-    return summary(size, seed, run0, run1, *bench.draw(size, seed, part, run0, run1))
+    return summary(size, seed, run0, run1, *synthetic.draw(size, seed, part, run0, run1))
 
 
 def join(size: int, seed: int, summaries: list[dict]) -> dict:
     """The summaries of consecutive chunks, in run order, as one (last run, pairs and changes per cell;
     counts per run)."""
-    g = bench._plan(size, seed)
+    g = synthetic._plan(size, seed)
     acc = None
     for s in summaries:
         if acc is None:
@@ -95,7 +95,7 @@ def join(size: int, seed: int, summaries: list[dict]) -> dict:
             continue
         link = (acc["last_run"] >= 0) & (s["first_run"] >= 0)
         link &= _ver(g, acc["last_run"]) == _ver(g, s["first_run"])
-        link &= bench.run_digest(acc["last_run"]) == bench.run_digest(s["first_run"])
+        link &= synthetic.run_digest(acc["last_run"]) == synthetic.run_digest(s["first_run"])
         acc["pairs"] += s["pairs"] + link
         acc["changes"] += s["changes"] + (link & (acc["last_cls"] != s["first_cls"]))
         later = s["last_run"] >= 0
@@ -108,7 +108,7 @@ def join(size: int, seed: int, summaries: list[dict]) -> dict:
 def state(size: int, seed: int = 7, chunk_rows: int = 1_000_000, workers: int = 1) -> tuple[list[tuple], list[tuple]]:
     """(rows of STORE/runs, rows of STORE/flaky) of the records generate(size, seed, chunk_rows) writes,
     in the columns of aggregate.run_counts and aggregate.fold_flaky (RUNS_COLUMNS, FLAKY_COLUMNS)."""
-    todo = bench.chunks(size, seed, chunk_rows)
+    todo = synthetic.chunks(size, seed, chunk_rows)
     if workers <= 1 or len(todo) == 1:
         parts = [chunk_summary(size, seed, *c) for c in todo]
     else:
@@ -130,19 +130,19 @@ def _impl(i: int) -> str:
 
 
 def rows(size: int, seed: int, joined: dict) -> tuple[list[tuple], list[tuple]]:
-    g = bench._plan(size, seed)
+    g = synthetic._plan(size, seed)
     n_impl = g["n_impl"]
     runs = []
     for x, counts in enumerate(joined["counts"].tolist()):
-        runs.append((_impl(x % n_impl), bench.run_id_of(seed, x), START_US + x * HOUR_US, bench.run_started(x),
-                     "codec" if x % n_impl % 2 == 0 else "broker", bench.version_name(int(_ver(g, x))),
-                     bench.digest_name(int(bench.run_digest(x))), "0.1.0",
-                     (bench.START + dt.timedelta(days=x // 24)).date(), *counts))
+        runs.append((_impl(x % n_impl), synthetic.run_id_of(seed, x), START_US + x * HOUR_US, synthetic.run_started(x),
+                     "codec" if x % n_impl % 2 == 0 else "broker", synthetic.version_name(int(_ver(g, x))),
+                     synthetic.digest_name(int(synthetic.run_digest(x))), "0.1.0",
+                     (synthetic.START + dt.timedelta(days=x // 24)).date(), *counts))
     flaky = []
     last_run, last_cls = joined["last_run"], joined["last_cls"]
     for i, v in zip(*np.nonzero(last_run >= 0), strict=True):
         x = int(last_run[i, v])
         flaky.append((_impl(int(i)), g["vec_ids"][v], int(joined["pairs"][i, v]), int(joined["changes"][i, v]),
-                      START_US + x * HOUR_US, bench.run_id_of(seed, x), CLASSES[last_cls[i, v]],
-                      bench.version_name(int(_ver(g, x))), bench.digest_name(int(bench.run_digest(x)))))
+                      START_US + x * HOUR_US, synthetic.run_id_of(seed, x), CLASSES[last_cls[i, v]],
+                      synthetic.version_name(int(_ver(g, x))), synthetic.digest_name(int(synthetic.run_digest(x)))))
     return runs, flaky

@@ -1,7 +1,7 @@
 """A store of N synthetic records made without a build, for `reports bench`'s history workload.
 
 A full build of 10^8 records takes too long to be the way a large store is made. Instead:
-  1. bench.generate writes the records as Parquet, already in the records table's layout: one
+  1. synthetic.generate writes the records as Parquet, already in the records table's layout: one
      folder per date (date=YYYY-MM-DD), the record schema's columns in the files (RESULT_SCHEMA;
      `date` only in the folder name, as Delta keeps a partition column);
   2. CONVERT TO DELTA turns that folder into the Delta table STORE/records in place: it writes only
@@ -77,13 +77,13 @@ def make(store: Path, size: int, spark=None, master: str | None = None, conf: di
          workers: int = 2, out=print, with_state: bool = False, chunk_rows: int = 1_000_000) -> dict:
     """Generate `size` records into STORE/records and convert them (and, `with_state`, write the state
     tables of them); returns the seconds of each step."""
-    from . import bench, session
+    from . import session, synthetic
     from . import store as S
 
     if (store / S.RECORDS).exists():
         raise FileExistsError(f"{store / S.RECORDS} exists: the bulk load makes a new store")
     t0 = time.perf_counter()
-    bench.generate(store / S.RECORDS, size, chunk_rows=chunk_rows, by_date=True, workers=workers)
+    synthetic.generate(store / S.RECORDS, size, chunk_rows=chunk_rows, by_date=True, workers=workers)
     t1 = time.perf_counter()
     own = spark is None
     spark = spark or session.start(master, conf or {})

@@ -9,7 +9,7 @@ import shutil
 import duckdb
 import pytest
 
-from reports import baseline_duckdb, bench, bench_truth, build, bulk_store, delta_files
+from reports import baseline_duckdb, bench_truth, build, bulk_store, delta_files, synthetic
 from reports import store as S
 
 # (records, chunk_rows): 12,345 records are 13 runs of 1,000 vectors in 5 chunks, the last run cut to 345
@@ -25,8 +25,8 @@ def _report(out) -> dict:
 
 def test_the_sizes_cover_a_cut_run_and_several_chunks():
     size, chunk_rows = SIZES[0]
-    g = bench._plan(size, 7)
-    assert g["n_runs"] * g["n_vec"] > size and len(bench.chunks(size, 7, chunk_rows)) > 1
+    g = synthetic._plan(size, 7)
+    assert g["n_runs"] * g["n_vec"] > size and len(synthetic.chunks(size, 7, chunk_rows)) > 1
     runs, flaky = bench_truth.state(size, chunk_rows=chunk_rows)
     assert sum(sum(r[9:]) for r in runs) == size
     assert any(f[3] > 0 for f in flaky)   # flaky vectors to compare, not only zeros
