@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 
-from reports import bench, measure, synthetic
-from reports.schema import arrow_schema
+from reports.bench import bench, measure, synthetic
+from reports.rows.schema import arrow_schema
 
 
 def test_generate_writes_the_record_schema(tmp_path):
@@ -19,7 +19,8 @@ def test_both_engines_build_the_same_report(spark, tmp_path):
     """What the bench compares: a full Spark build and DuckDB's one-process build of the same records."""
     import json
 
-    from reports import baseline_duckdb, build
+    from reports.baseline import baseline_duckdb
+    from reports.engine import build
 
     folder = synthetic.generate(tmp_path / "g", 3000, chunk_rows=1000)
     empty = tmp_path / "no-clauses"

@@ -7,7 +7,9 @@ import shutil
 
 import pytest
 
-from reports import baseline_duckdb, build, bulk_store, synthetic
+from reports.baseline import baseline_duckdb
+from reports.bench import bulk_store, synthetic
+from reports.engine import build
 
 
 def _report(out) -> dict:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import model, outputs
+from reports.render import outputs
+from reports.views import model
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 needs_chromium = pytest.mark.skipif(

@@ -7,8 +7,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from reportdata import record
 
-from reports import keys, read, store
-from reports.schema import RESULT_SCHEMA
+from reports.engine import keys, read, store
+from reports.rows.schema import RESULT_SCHEMA
 
 
 def records(spark, tmp_path, name, rows):

@@ -1,4 +1,4 @@
-"""The state tables a bulk-loaded store gets from the generator's draws (reports/bench_truth.py) are the
+"""The state tables a bulk-loaded store gets from the generator's draws (reports/bench/bench_truth.py) are the
 ones Spark's cold read makes from the records, row for row; DuckDB's cold folds agree; and a warm read
 on them gives the cold read's report."""
 from __future__ import annotations
@@ -9,8 +9,10 @@ import shutil
 import duckdb
 import pytest
 
-from reports import baseline_duckdb, bench_truth, build, bulk_store, delta_files, synthetic
-from reports import store as S
+from reports.baseline import baseline_duckdb, delta_files
+from reports.bench import bench_truth, bulk_store, synthetic
+from reports.engine import build
+from reports.engine import store as S
 
 # (records, chunk_rows): 12,345 records are 13 runs of 1,000 vectors in 5 chunks, the last run cut to 345
 # records; 20,000 are 20 whole runs in one chunk.
