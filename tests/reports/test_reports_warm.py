@@ -120,7 +120,8 @@ def trace_lines(text: str) -> list[str]:
 
 STOP_SCRIPT = """\
 import gc, sys, time
-from reports import early_session, session
+from reports.engine import early_session
+from reports.spark import session
 from pyspark import SparkContext
 
 spark = session.start("local[1]", {"spark.sql.shuffle.partitions": "1"})
