@@ -4,5 +4,5 @@
 expectations file and writes one folder (certify/bundle.py); `./mqconform verify BUNDLE`
 recomputes the certificate from the bundle's rows and checks every digest and the suite version
 (certify/verify.py). What a certificate says is decided in one place, certify/certificate.py,
-with the report's own verdict code (reports/model.py `spec_verdicts`).
+with the report's own verdict code (reports/views/model.py `spec_verdicts`).
 """

@@ -2,7 +2,7 @@
 
 `facts(rows, ...)` is the whole certificate as data (certificate.json): the implementation and the
 versions its broker gave, the suite version and commit, the vectors digest, the run, and per spec
-revision the verdict and the counts per level. Verdicts come from reports/model.py `spec_verdicts`,
+revision the verdict and the counts per level. Verdicts come from reports/views/model.py `spec_verdicts`,
 the code the report uses, over each row's level and outcome (docs/verdicts.md), so a certificate and a
 report of the same rows never disagree. `render(facts)` is CERTIFICATE.md: a function of the facts
 only, so that verify can render it again and compare it byte for byte.
@@ -24,10 +24,10 @@ if str(ROOT) not in sys.path:
 
 from fixtures.verdict import expectations as exp_mod  # noqa: E402
 from fixtures.verdict.levels import GROUPS, group_of  # noqa: E402
-from reports import clauses as clause_files  # noqa: E402
-from reports import gate, model  # noqa: E402
-from reports.markdown import md_cell, shorten  # noqa: E402
-from reports.outcomes import (  # noqa: E402
+from reports.gate import gate  # noqa: E402
+from reports.render.markdown import md_cell, shorten  # noqa: E402
+from reports.render.render_md import outcome_counts  # noqa: E402
+from reports.rows.outcomes import (  # noqa: E402
     CONFORMANT,
     CONFORMANT_EXCEPT_SHOULD,
     INCOMPLETE,
@@ -36,7 +36,8 @@ from reports.outcomes import (  # noqa: E402
     NOT_CONFORMANT,
     OUTCOME_ORDER,
 )
-from reports.render_md import outcome_counts  # noqa: E402
+from reports.views import clauses as clause_files  # noqa: E402
+from reports.views import model  # noqa: E402
 
 from . import (  # noqa: E402
     counts,
@@ -87,7 +88,7 @@ def check_rows(rows: list[dict]) -> list[str]:
 
 
 def level_counts(rows: list[dict]) -> list[dict]:
-    """The rows counted as the report's engines count them (reports/aggregate.py `level_counts`):
+    """The rows counted as the report's engines count them (reports/engine/aggregate.py `level_counts`):
     (impl, spec, spec_revision, level, outcome, n), the row's own outcome at the row's level."""
     n: dict[tuple, int] = {}
     for r in rows:
@@ -98,7 +99,7 @@ def level_counts(rows: list[dict]) -> list[dict]:
 
 
 def clause_counts(rows: list[dict]) -> list[dict]:
-    """Each clause's outcomes in the rows, as the report's matrix cells count them (reports/aggregate.py
+    """Each clause's outcomes in the rows, as the report's matrix cells count them (reports/engine/aggregate.py
     `clause_rows`): the row's clause_outcomes, or for a schema 1 row the row's outcome for every clause."""
     n: dict[tuple, dict[str, int]] = {}
     for r in rows:
@@ -112,8 +113,8 @@ def clause_counts(rows: list[dict]) -> list[dict]:
 
 def spec_verdicts(rows: list[dict], clauses: dict | None = None) -> list[dict]:
     """Per spec revision: the verdict, what it covers, its coverage and the counts per level, by the
-    report's own code (reports/model.py `spec_verdicts`), so a certificate and the report of its rows
-    never disagree. `clauses`: reports/clauses.py `load` (this checkout's clause files by default)."""
+    report's own code (reports/views/model.py `spec_verdicts`), so a certificate and the report of its rows
+    never disagree. `clauses`: reports/views/clauses.py `load` (this checkout's clause files by default)."""
     clauses = clause_files.load() if clauses is None else clauses
     identities = {r["implementation"]["name"]: r["implementation"] for r in rows}
     failed = failing.of(rows, clauses)
@@ -197,7 +198,7 @@ def facts(rows: list[dict], *, scope: list[str], suite_commit: str, made: str, d
     }
 
 
-# The certificate's verdict over the specs that apply, the worst first (one of reports/outcomes.py VERDICTS).
+# The certificate's verdict over the specs that apply, the worst first (one of reports/rows/outcomes.py VERDICTS).
 OVERALL_ORDER = (NOT_CONFORMANT, INCOMPLETE, CONFORMANT_EXCEPT_SHOULD, CONFORMANT)
 LIST_IN_LINE = 6   # clause ids named in the overall line; every one is listed under its spec
 

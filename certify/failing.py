@@ -3,19 +3,19 @@ that decided it, and apart from them the rows the suite could not judge.
 
 The rules it keeps:
 - a clause failed when a row gives it `fail` (its `clause_outcomes`; a schema 1 row, which has none,
-  fails every clause it cites: reports/gate.py `blamed`), never because a row citing it failed
+  fails every clause it cites: reports/gate/gate.py `blamed`), never because a row citing it failed
   another clause;
-- a clause's sentence is the clause file's quote (vectors/clauses, reports/clauses.py), verbatim;
+- a clause's sentence is the clause file's quote (vectors/clauses, reports/views/clauses.py), verbatim;
 - an `error` row judged nothing: it is listed with the clauses it would have judged, never as a
   failed clause (it makes a verdict incomplete: docs/verdicts.md);
 - a reason is the row's message on one line, split into what the vector checks and what was found,
-  never cut inside a word (reports/markdown.py `shorten`).
+  never cut inside a word (reports/render/markdown.py `shorten`).
 """
 from __future__ import annotations
 
 from fixtures.verdict.levels import LEVEL_RANK
-from reports.gate import blamed
-from reports.markdown import md_cell, shorten
+from reports.gate.gate import blamed
+from reports.render.markdown import md_cell, shorten
 
 REASON_LIMIT = 400   # characters of a row's message on the certificate; results.jsonl has all of it
 

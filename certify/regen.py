@@ -1,12 +1,12 @@
 """verify's check of the bundle's derived files: each made again from the rows and compared.
 
   report/compliance.json  the report of the rows, aggregated again without Spark by the report's
-                          other engine (reports/baseline_duckdb.py, which `reports bench` and its
-                          test keep equal to Spark's) and built by reports/model.py; compared as data,
+                          other engine (reports/baseline/baseline_duckdb.py, which `reports bench` and its
+                          test keep equal to Spark's) and built by reports/views/model.py; compared as data,
                           with one value taken from the file: `generated`, when the report was made;
   report/summary.md, report/index.html, report/badges/*.svg
                           rendered again from that report by the build's own writer
-                          (reports/build.py write_outputs) and compared byte for byte; no other file
+                          (reports/render/outputs.py write_outputs) and compared byte for byte; no other file
                           may be in report/;
   junit.xml               per test case, the row it carries equals the row in results.jsonl, and what
                           pytest shows (failure / error, skipped, passed) is what the plugin shows for
@@ -32,8 +32,9 @@ def report_of(rows: list[dict], generated: str) -> dict:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports import baseline_duckdb, clauses, model
-    from reports.schema import arrow_schema
+    from reports.baseline import baseline_duckdb
+    from reports.rows.schema import arrow_schema
+    from reports.views import clauses, model
 
     schema = arrow_schema()
 
@@ -67,7 +68,7 @@ def _diff(want, have, path="") -> list[str]:
 
 
 def check_report(folder: Path, rows: list[dict]) -> list[str]:
-    from reports.build import write_outputs
+    from reports.render.outputs import write_outputs
 
     where = folder / bundle.REPORT
     try:

@@ -140,7 +140,7 @@ def _not_describing(registry, specs: list[str], kind: str) -> str | None:
 
 
 def _read_rows(path: Path) -> tuple[list[dict], list[str]]:
-    from reports import validate
+    from reports.rows import validate
 
     rows, problems = [], validate.Problems()
     if path.exists():
@@ -354,7 +354,7 @@ def _certify(name, shown, selection, specs, target, partial, store, entries, dev
              for v in json.loads((partial / bundle.REPORT / "compliance.json").read_text(encoding="utf-8"))["verdicts"]}
     # a spec without a verdict (a broker's OpenMessaging rows) is not among the report's verdicts either
     mine = {(s["spec"], s["spec_revision"]): s["verdict"] for s in f["specs"] if s["verdict"] is not None}
-    if shown != mine:   # one rule for both (reports/model.py verdict): a difference is a defect of the suite
+    if shown != mine:   # one rule for both (reports/views/model.py verdict): a difference is a defect of the suite
         _say(f"the report's verdicts {shown} differ from the certificate's {mine}: no certificate")
         return EXIT_NO_CERTIFICATE
     if deviations:

@@ -3,12 +3,12 @@
 Checks, in order, each said on its own line (a failure names the file, the row or the spec):
   1. the manifest: every file's SHA-256 as listed, nothing missing, nothing unlisted, and nothing
      but regular files (no link, no empty folder: certify/bundle.py);
-  2. the rows (results.jsonl): every line a valid record the gate would trust (reports/validate.py,
-     reports/trust.py: no torn line, none dated in the future, no id the registry does not know),
+  2. the rows (results.jsonl): every line a valid record the gate would trust (reports/rows/validate.py,
+     reports/rows/trust.py: no torn line, none dated in the future, no id the registry does not know),
      one implementation, one run, one suite version and vectors digest, none judged against an
      expectations file;
   3. the certificate: certificate.json recomputed from the rows (certify/certificate.py: the
-     verdicts with reports/model.py's rule, the counts per level, the declared deviations
+     verdicts with reports/views/model.py's rule, the counts per level, the declared deviations
      matched again against the rows) equals the bundle's; CERTIFICATE.md is its rendering, byte for byte;
   4. every derived file is what the rows give (certify/regen.py): compliance.json aggregated again,
      summary.md, index.html and the badges rendered again, byte for byte; junit.xml case by case
@@ -54,13 +54,13 @@ exit codes:
 
 
 def _rows(folder: Path) -> tuple[list[dict], list[str]]:
-    from reports import validate
+    from reports.rows import validate
 
     rows, problems = [], validate.Problems()
     path = folder / bundle.RESULTS
     if not path.is_file():
         return [], [f"{bundle.RESULTS}: missing"]
-    from reports import trust
+    from reports.rows import trust
 
     # rows the gate would not trust (dated in the future or before their run, unknown ids, a split run)
     # make no certificate either
@@ -188,7 +188,7 @@ def verify(path: str, out=None, accept_local_changes: bool = False, rerun: str |
               regen.check_report(folder, rows))
         check("junit.xml is what the rows give, case by case", regen.check_junit(folder, rows))
         check("suite version and vectors digest are this checkout's", _suite(folder, rows, accept_local_changes))
-        from reports.audit import breaches_of, read_observations
+        from reports.gate.audit import breaches_of, read_observations
 
         try:    # an OpenMessaging row is judged again from the record the bundle keeps beside its rows
             observed, bad = read_observations(folder / bundle.RESULTS), []

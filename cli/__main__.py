@@ -206,7 +206,7 @@ def bench_help(_argv) -> str:
 
 
 def coverage_main(argv: list[str]) -> int:
-    from reports.coverage import main
+    from reports.views.coverage import main
     return main(argv) or 0
 
 
@@ -335,13 +335,13 @@ def cleanup_main(argv: list[str]) -> int:
 
 
 def _audit(argv):
-    from reports.audit import main
+    from reports.gate.audit import main
     return main(argv)
 
 
 AUDIT_EXIT = f"""\
 {REFER}
-  0  no row breaks an invariant of reports/audit.py
+  0  no row breaks an invariant of reports/gate/audit.py
   1  rows break one: each breach is named (its invariant, the rows as FILE:LINE, why)
   2  usage or input error: a results file missing or with an invalid record (named by file:line)
 """
@@ -366,7 +366,7 @@ COMMANDS = {c.name: c for c in (
             GATE_EXIT, _mapped(_reports("gate"), {3: 1}), "python -m reports gate",
             lambda a: _options_only(_help_of(_reports("gate"), a))),
     Command("audit", "rows of a run that contradict each other or rest on a reason their record does not give",
-            AUDIT_EXIT, lambda a: _audit(a), "python -m reports.audit", lambda a: _options_only(_help_of(_audit, a))),
+            AUDIT_EXIT, lambda a: _audit(a), "python -m reports.gate.audit", lambda a: _options_only(_help_of(_audit, a))),
     Command("bench", "time the suite against bare clients (brokers) or report builds against DuckDB (reports)",
             BENCH_EXIT, bench_main, "python -m fixtures.bench, python -m reports bench", bench_help),
     Command("coverage", "which testable clauses have vectors, per spec and level",

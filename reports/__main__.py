@@ -33,8 +33,8 @@ exit codes:
   2  usage or input error: bad arguments, a missing results path, a malformed
      expectations file (named by file:line and field), an invalid record
      (named by file:line; only a torn last line is skipped, and said), a record
-     it cannot trust (as the gate: reports/trust.py, file:line), rows of one key
-     with different outcomes (as the gate: reports/conflicts.py), no valid
+     it cannot trust (as the gate: reports/rows/trust.py, file:line), rows of one key
+     with different outcomes (as the gate: reports/rows/conflicts.py), no valid
      records, a local path the cluster's executors cannot see, no store version
      for --as-of, or no store at all for --from-store. Nothing is written then: the store and the report stay as they were.
   3  --wait-for only: FILE did not appear within --wait-timeout, or the process that
@@ -151,7 +151,7 @@ def parser() -> argparse.ArgumentParser:
                    help="stop a build whose processes hold more than this resident (default 12)")
     c.add_argument("--timeout-min", type=float, default=60.0, metavar="MIN", help="stop a build after this long")
 
-    sub.add_parser("coverage", help="clause coverage (reports/coverage.py)", add_help=False)
+    sub.add_parser("coverage", help="clause coverage (reports/views/coverage.py)", add_help=False)
     sub.add_parser("cluster", help="a command on Spark clusters of 1 and 2 workers in network namespaces", add_help=False)
     return p
 
@@ -161,15 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     # coverage owns its arguments: hand them over untouched.
     if argv[:1] == ["coverage"]:
         try:
-            from . import coverage  # written separately; imported only when asked for
+            from .views import coverage  # written separately; imported only when asked for
         except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.coverage":
+            if exc.name != f"{__package__}.views.coverage":
                 raise
-            print("reports coverage: reports/coverage.py is not there yet", file=sys.stderr)
+            print("reports coverage: reports/views/coverage.py is not there yet", file=sys.stderr)
             return 2
         return coverage.main(argv[1:]) or 0
-    if argv[:1] == ["cluster"]:  # owns its arguments too (reports/bench_cluster.py)
-        from . import bench_cluster
+    if argv[:1] == ["cluster"]:  # owns its arguments too (reports/bench/bench_cluster.py)
+        from .bench import bench_cluster
 
         return bench_cluster.main(argv[1:])
     p = parser()
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "gate":
         import datetime as dt
 
-        from . import gate
+        from .gate import gate
 
         try:
             today = dt.date.fromisoformat(args.today) if args.today else None
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--today: not a date: {args.today!r}")
         return gate.run(args.results, args.expectations, today=today, strict=args.strict, registry=args.registry)
 
-    from .session import parse_conf
+    from .spark.session import parse_conf
 
     try:
         conf = parse_conf(args.conf)
@@ -205,18 +205,18 @@ def main(argv: list[str] | None = None) -> int:
                           store=args.store, as_of=args.as_of, expectations=args.expectations,
                           registry=args.registry, from_store=args.from_store)
         if args.wait_for:
-            from reports import early_session as warm
+            from reports.engine import early_session as warm
 
             return warm.run(build_args, args.wait_for, args.wait_timeout, master=args.master, conf=conf)
-        from . import build
+        from .engine import build
 
         return build.run(master=args.master, conf=conf, **build_args)
     if args.command == "diff":
-        from . import run_diff
+        from .engine import run_diff
 
         return run_diff.run(args.a, args.b, args.store, as_json=args.json, master=args.master, conf=conf)
     if args.command == "bench":
-        from . import bench
+        from .bench import bench
 
         sizes = args.sizes if args.sizes is not None else ([] if args.history else [100_000, 1_000_000, 10_000_000])
         bench.run(sizes, history=args.history, master=args.master, conf=conf, workdir=args.workdir, keep=args.keep,

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Make a fresh machine ready: a virtualenv in .venv with mqconform's Python dependencies
-# (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/deltajars.py), and
+# (pyproject.toml), Delta Lake's jars for Spark (from Maven Central, reports/spark/deltajars.py), and
 # the Debian packages needed (Java for Spark).
 #
 #   bash scripts/bootstrap.sh                   what the project's tests need as well (scripts/test.sh):
 #                                               pyproject's dev extra (ruff, tox, selenium), Chromium and
 #                                               chromedriver for the HTML report tests, iproute2 for the
 #                                               second-host test, and a class data sharing archive of
-#                                               Spark's classes for the report's JVM (reports/class_data_archive.py)
+#                                               Spark's classes for the report's JVM (reports/spark/class_data_archive.py)
 #   bash scripts/bootstrap.sh main [--ready F]  only what the main job (scripts/conformance.sh) needs;
 #                                               F is created once the packages the provisioning imports
 #                                               (all but Spark's) are installed, before Spark's are
@@ -107,12 +107,12 @@ if [ "$mode" = all ] && { [ ! -f "$dev_stamp" ] || [ pyproject.toml -nt "$dev_st
   touch "$dev_stamp"
 fi
 # Spark resolves the jars once into .venv/spark-ivy; later builds start without a registry.
-timeout 600 .venv/bin/python -m reports.deltajars >/dev/null 2>.venv/spark-ivy.log || {
+timeout 600 .venv/bin/python -m reports.spark.deltajars >/dev/null 2>.venv/spark-ivy.log || {
   cat .venv/spark-ivy.log >&2; echo "bootstrap: could not resolve Delta Lake's jars" >&2; exit 1; }
-# A class data sharing archive of Spark's classes for the report build's JVM (reports/class_data_archive.py):
+# A class data sharing archive of Spark's classes for the report build's JVM (reports/spark/class_data_archive.py):
 # made once (about 40 s), it only makes builds start faster, so a failure here is a warning. The
 # main job makes it after its first report instead (scripts/conformance.sh).
 if [ "$mode" = all ]; then
-  timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log || {
+  timeout 900 .venv/bin/python -m reports.spark.class_data_archive >/dev/null 2>.venv/spark-cds.log || {
     echo "bootstrap: no class data sharing archive for Spark (builds run without it; see .venv/spark-cds.log)" >&2; }
 fi

@@ -276,11 +276,11 @@ phase=report
 report_deadline=$(( $(date +%s) + ${MQCONFORM_REPORT_BUILD_S:-600} ))
 while [ ! -e "$env_done" ] && kill -0 "$report" 2>/dev/null && [ "$(date +%s)" -lt "$report_deadline" ]; do sleep 0.2; done
 python3 -m fixtures.run.clock early "$phases" "gate"
-# The auditor first (reports/audit.py): rows that contradict each other, or a not_applicable whose reason
+# The auditor first (reports/gate/audit.py): rows that contradict each other, or a not_applicable whose reason
 # the record does not give, fail the job as an uncovered failure does (1), each named; the gate's own
 # usage error (2) still wins.
 ( audit_status=0
-  .venv/bin/python -m reports.audit "$out/results.jsonl" || audit_status=$?
+  .venv/bin/python -m reports.gate.audit "$out/results.jsonl" || audit_status=$?
   gate_status=0
   .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" || gate_status=$?
   if [ "$gate_status" = 0 ]; then exit "$audit_status"; else exit "$gate_status"; fi
@@ -307,11 +307,11 @@ fi
 phase=""
 echo "conformance: report in $out/report/index.html"
 # A class data sharing archive of Spark's classes only makes later report builds start sooner
-# (reports/class_data_archive.py): made once (a later run only finds it), after the first report,
+# (reports/spark/class_data_archive.py): made once (a later run only finds it), after the first report,
 # beside the gate.
 python3 -m fixtures.run.clock early "$phases" "class data archive (for later reports)"
 set -m
-timeout 900 .venv/bin/python -m reports.class_data_archive >/dev/null 2>.venv/spark-cds.log &
+timeout 900 .venv/bin/python -m reports.spark.class_data_archive >/dev/null 2>.venv/spark-cds.log &
 cds=$!
 set +m
 python3 -m fixtures.run.clock mark "$phases" "gate"

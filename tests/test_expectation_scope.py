@@ -7,7 +7,7 @@ import pytest
 
 from fixtures.verdict import expectations as E
 from fixtures.verdict.versionrange import VersionRange, VersionRangeError, release
-from reports import gate
+from reports.gate import gate
 
 TODAY = dt.date(2026, 11, 26)
 
@@ -114,7 +114,7 @@ def test_the_gate_warns_about_an_entry_that_names_no_version_range_but_covers_on
 
 
 def test_the_report_shows_a_scoped_entry_beside_its_own_protocols_row_only(tmp_path):
-    from reports import known_deviations as known
+    from reports.views import known_deviations as known
     [e] = E.load(_write(tmp_path, '  - {implementation: b, vector: v, protocol: amqp091, reason: r}\n'))
     def vec(proto, outcome):
         return {"vector_id": "v", "outcome": outcome, "clause_outcome": outcome,

@@ -99,7 +99,7 @@ def gate(tmp_path, expectations_file):
     rows = tmp_path / "r.jsonl"
     row = {"schema_version": 1, "run_id": "r1", "run_started": "2026-01-01T00:00:00.000Z", "suite_version": "0.1.0",
            "vectors_digest": "sha256:0", "spec": "ce-rabbitmq", "spec_revision": "1.0.2-wip",
-           # ids the registry knows: the gate refuses rows naming others (reports/trust.py)
+           # ids the registry knows: the gate refuses rows naming others (reports/rows/trust.py)
            "clause_ids": ["ce-rabbitmq/3.1.3/attributes-to-headers"], "level": "MUST", "test_id": "t",
            "vector_id": "ce-rabbitmq.binary.decode-headers",
            "vector_status": "stable", "implementation": {"name": "garagemq", "kind": "broker", "version": "1", "provenance": {}},

@@ -42,7 +42,7 @@ def test_a_field_the_row_does_not_define_is_refused_naming_it(tmp_path):
 
 def test_the_rows_schema_version_and_outcomes_are_defined_once():
     from fixtures.verdict import row
-    from reports import outcomes, schema
+    from reports.rows import outcomes, schema
 
     assert schema.SCHEMA_VERSION is row.SCHEMA_VERSION
     assert outcomes.OUTCOMES == frozenset(row.OUTCOMES) == frozenset(outcomes.OUTCOME_ORDER)

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from certify import certificate, counts, failing, regen
-from reports.markdown import shorten
+from reports.render.markdown import shorten
 
 SPEC, REV = "rabbitmq-address@4.0", "4.0"
 MUST_C = "rabbitmq-address@4.0/target-v1/exchange-routing-key"
@@ -50,7 +50,7 @@ def _facts(rows=ROWS):
 
 
 def test_failed_clauses_carry_their_sentence_and_the_row_that_decided_them():
-    from reports import clauses
+    from reports.views import clauses
 
     got = failing.of(ROWS, clauses.load())[(SPEC, REV)]
     assert [c["clause_id"] for c in got["failed_clauses"]] == [MUST_C, SHOULD_C]   # strongest level first
@@ -64,7 +64,7 @@ def test_failed_clauses_carry_their_sentence_and_the_row_that_decided_them():
 
 
 def test_the_certificate_shows_each_failed_clause_with_its_sentence():
-    from reports import clauses
+    from reports.views import clauses
 
     f = _facts()
     text = certificate.render(f)

@@ -150,7 +150,7 @@ def _flip(rows: list[dict]) -> list[str]:
 
 
 def _remake(b: Path, rows: list[dict]) -> None:
-    from reports.build import write_outputs
+    from reports.render.outputs import write_outputs
 
     (b / bundle.RESULTS).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     by_test = {r["test_id"]: r for r in rows}

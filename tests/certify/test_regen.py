@@ -29,7 +29,7 @@ ROWS = [row(1, "pass"), row(2, "fail"), row(3, "not_applicable"), row(4, "fail",
 
 @pytest.fixture
 def folder(tmp_path):
-    from reports.build import write_outputs
+    from reports.render.outputs import write_outputs
 
     write_outputs(regen.report_of(ROWS, "2026-11-26T11:00:00Z"), tmp_path / bundle.REPORT)
     suite = ET.Element("testsuite", name="pytest", tests="4", failures="1", errors="0", skipped="2")

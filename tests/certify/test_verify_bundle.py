@@ -55,7 +55,7 @@ def _rows() -> list[dict]:
 
 def make(b: Path, rows: list[dict], generated="2026-11-26T10:05:00Z", made="2026-11-26T10:05:01Z") -> None:
     """A bundle as certify writes it (the report through the DuckDB engine, not Spark: same model)."""
-    from reports.build import write_outputs
+    from reports.render.outputs import write_outputs
 
     b.mkdir(exist_ok=True)
     (b / bundle.RESULTS).write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -10,7 +10,7 @@ from fixtures.vectordata.lint import lint
 from fixtures.vectordata.registry import RegistryError, load_registry
 from fixtures.verdict.applicability import party_excludes, require
 from fixtures.verdict.outcomes import NotApplicable
-from reports.coverage_rule import coverage
+from reports.views.coverage_rule import coverage
 from tests.paths import VECTORS
 
 REGISTRY = load_registry(VECTORS / "clauses")
@@ -111,7 +111,7 @@ def test_the_address_lint_keeps_its_names_honest():
 
 
 def test_coverage_counts_only_the_clauses_of_the_implementations_party():
-    from reports import clauses
+    from reports.views import clauses
     loaded = clauses.load()
     client = {"name": "lib", "kind": "client-library", "product": "lib", "version": "1.0"}
     broker = {"name": "rabbitmq-4.0.5", "kind": "broker", "product": "rabbitmq", "version": "4.0.5"}

@@ -12,7 +12,7 @@ from fixtures.openmessaging import observation, runner
 from fixtures.openmessaging.judge import ABSENT
 from fixtures.openmessaging.model import OMValue
 from fixtures.verdict.verdicts import decide
-from reports import audit
+from reports.gate import audit
 
 from .test_runner import FakeBinding, FakeLive
 

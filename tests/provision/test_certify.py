@@ -95,7 +95,7 @@ def test_certify_then_verify_and_a_tampered_row_fails(vendor, engine, tmp_path):
     [dev] = cert["declared_deviations"]
     assert dev["vector"] == "rabbitmq-address@4.0.outcomes-sender.released-unroutable-v2" and dev["rows"] == []
     assert "declared by the vendor for this test" in text and (out / bundle.DEVIATIONS).is_file()
-    # the report's verdicts are the certificate's (one code, reports/model.py spec_verdicts)
+    # the report's verdicts are the certificate's (one code, reports/views/model.py spec_verdicts)
     shown = {v["spec"]: v["verdict"] for v in json.loads((out / "report" / "compliance.json").read_text())["verdicts"]}
     assert shown == {s: v["verdict"] for s, v in specs.items()}
     # the password is nowhere: not in what was said, not in any file of the bundle

@@ -1,5 +1,5 @@
-"""A small run for the Compare brokers view (reports/compare_brokers.py), as the engines hand it to the model
-(reports/model.py Aggregates) plus the measurements beside its results. What the tests check follows from
+"""A small run for the Compare brokers view (reports/views/compare_brokers.py), as the engines hand it to the model
+(reports/views/model.py Aggregates) plus the measurements beside its results. What the tests check follows from
 this by hand; change both together.
 
 Brokers: acme 1.0, acme 2.0, acme 2.0 with the variant `fast` (a configuration), zeta 3.0. Over acme 2.0 and
@@ -9,7 +9,7 @@ product codec and mqconform's reference codec: neither is a broker.
 from __future__ import annotations
 
 from fixtures.measurements.tables import crossproto_tables, transit_tables
-from reports import model
+from reports.views import model
 
 RUN = "b" * 32
 SPEC, REV = "acme-address@2.0", "2.0"

@@ -16,13 +16,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reportdata import CLAUSE_FILE, write_results  # noqa: E402
 
 # reportdata's records name specs, clauses and vectors of no registry (ce-amqp.v1, rmq.v5): the
-# registry check (reports/trust.py) is off for them; test_reports_trust.py turns it on.
+# registry check (reports/rows/trust.py) is off for them; test_reports_trust.py turns it on.
 os.environ.setdefault("MQCONFORM_REGISTRY", "none")
 
 
 @pytest.fixture(scope="session")
 def spark():
-    from reports import session
+    from reports.spark import session
 
     s = session.start("local[2]", {"spark.sql.shuffle.partitions": "2"})
     yield s
@@ -45,7 +45,7 @@ def clause_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def built(spark, results, clause_dir, tmp_path_factory):
     """One `reports build` over all fixture files; returns (out dir, report dict)."""
-    from reports import build
+    from reports.engine import build
 
     out = tmp_path_factory.mktemp("site")
     rc = build.run([str(p) for p in results.values()], str(out), clause_dir=str(clause_dir), spark=spark)

@@ -1,5 +1,5 @@
-"""Small runs with known changes for the spread views (reports/spread.py) and `reports diff`
-(reports/run_diff.py). What the tests check follows by hand from RUNS below; change both together.
+"""Small runs with known changes for the spread views (reports/views/spread.py) and `reports diff`
+(reports/engine/run_diff.py). What the tests check follows by hand from RUNS below; change both together.
 
 One spec revision, clauses C1..C4; three codec products (alpha, beta, gamma), mqconform's reference
 codec (role reference), and a broker's rows on OpenMessaging (no verdict of its own there).

@@ -84,7 +84,7 @@ def write_results(folder: Path) -> dict[str, Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports.schema import arrow_schema
+    from reports.rows.schema import arrow_schema
 
     folder.mkdir(parents=True, exist_ok=True)
     recs = all_records()

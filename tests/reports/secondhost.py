@@ -2,8 +2,8 @@
 
 The namespace gets one end of a veth pair (10.231.N.2/30; this host keeps 10.231.N.1), so the
 driver and the executors talk over a real link, never over loopback. What the namespace sees (a
-fresh /tmp but for the shared folder and Spark's files, every Python masked) is reports/netns.py's;
-reports/standalone.py makes clusters of several such hosts. Needs root and iproute2; everything is
+fresh /tmp but for the shared folder and Spark's files, every Python masked) is reports/bench/netns.py's;
+reports/bench/standalone.py makes clusters of several such hosts. Needs root and iproute2; everything is
 removed on exit, also on failure.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from reports.netns import Namespace, available, spark_home  # noqa: F401 - available: the tests' skip reason
-from reports.standalone import MASTER_PORT, master_cmd, spark_env, wait_for_workers, worker_cmd
+from reports.bench.netns import Namespace, available, spark_home  # noqa: F401 - available: the tests' skip reason
+from reports.bench.standalone import MASTER_PORT, master_cmd, spark_env, wait_for_workers, worker_cmd
 
 
 class SecondHost:

@@ -1,4 +1,4 @@
-"""The auditor (reports/audit.py): each invariant catches the contradiction it names, seeded into
+"""The auditor (reports/gate/audit.py): each invariant catches the contradiction it names, seeded into
 rows that are otherwise sound, and lets the sound rows through."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from reports import audit, audit_facts
-from reports.audit import Row
+from reports.gate import audit, audit_facts
+from reports.gate.audit import Row
 
 RUN = "0" * 32
 EXPIRE_OFFERED = "openmessaging.system-header.expire-time-offered"

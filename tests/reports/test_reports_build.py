@@ -137,7 +137,7 @@ def test_store_is_a_delta_table_partitioned_by_date(built):
 
 def test_rebuild_from_store_and_accumulate(built, spark, results, clause_dir, tmp_path):
     """The store reads back to the same report, and --accumulate adds runs without doubling."""
-    from reports import build
+    from reports.engine import build
 
     out, report = built
     again = tmp_path / "again"
@@ -155,7 +155,7 @@ def test_rebuild_from_store_and_accumulate(built, spark, results, clause_dir, tm
 def test_as_of_rebuilds_a_past_version(built, spark, clause_dir, tmp_path, capsys):
     """Time travel: the report of the store's version 0 equals the build that wrote it; a date before
     the store existed is an input error."""
-    from reports import build
+    from reports.engine import build
 
     out, report = built
     old = tmp_path / "old"
@@ -169,7 +169,7 @@ def test_as_of_rebuilds_a_past_version(built, spark, clause_dir, tmp_path, capsy
 
 def test_build_from_one_mixed_folder(built, spark, results, clause_dir, tmp_path):
     """A folder holding a Parquet file, JSON Lines files and a subfolder reads like the files one by one."""
-    from reports import build
+    from reports.engine import build
 
     _, report = built
     folder = results["alpha"].parent
@@ -196,7 +196,7 @@ def test_outputs_written(built):
 
 
 def test_missing_input_is_a_usage_error(spark, tmp_path, capsys):
-    from reports import build
+    from reports.engine import build
 
     assert build.run([str(tmp_path / "nope.jsonl")], str(tmp_path / "out"), spark=spark) == 2
     assert "no such file" in capsys.readouterr().err

@@ -1,10 +1,10 @@
-"""The driver's class data sharing archive (reports/class_data_archive.py) is used only when it exists for this JVM
+"""The driver's class data sharing archive (reports/spark/class_data_archive.py) is used only when it exists for this JVM
 and these packages, and can be turned off."""
 from __future__ import annotations
 
 import pytest
 
-from reports import class_data_archive as cds
+from reports.spark import class_data_archive as cds
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The cluster harness (reports/standalone.py, reports/bench_cluster.py): the event log's figures (pure code),
+"""The cluster harness (reports/bench/standalone.py, reports/bench/bench_cluster.py): the event log's figures (pure code),
 the command's checks, and a real cluster of two workers in two network namespaces that runs a tiny build
 with an executor on each and leaves nothing behind, also when its block fails."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import bench_cluster, spark_events
-from reports.netns import available
+from reports.bench import bench_cluster, spark_events
+from reports.bench.netns import available
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "reports" / "data" / "results.jsonl.gz"
@@ -122,7 +122,7 @@ def test_two_workers_in_two_namespaces_run_a_build_and_leave_nothing(tmp_path):
 def test_a_failure_inside_the_cluster_block_removes_it(tmp_path):
     if why:
         pytest.fail(f"cluster: {why}")
-    from reports.standalone import Cluster, master_state
+    from reports.bench.standalone import Cluster, master_state
 
     with pytest.raises(RuntimeError, match="inside"):
         with Cluster(tmp_path, tmp_path / "logs", workers=2, memory="512m") as c:

@@ -49,7 +49,7 @@ def _browser():
 
 @pytest.fixture(scope="module")
 def page(spark, tmp_path_factory):
-    from reports import build
+    from reports.engine import build
 
     d = tmp_path_factory.mktemp("compare")
     results, clauses, expectations = write(d / "in")

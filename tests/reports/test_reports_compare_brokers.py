@@ -1,6 +1,6 @@
-"""Compare brokers (reports/compare_brokers.py) over a small run (brokersdata.py): the columns, each group's
+"""Compare brokers (reports/views/compare_brokers.py) over a small run (brokersdata.py): the columns, each group's
 cells and their evidence, the reference implementations kept apart, and its rendering in index.html,
-summary.md and compliance.json. Plain Python; the measurements beside a results file (reports/measurements.py)
+summary.md and compliance.json. Plain Python; the measurements beside a results file (reports/views/measurements.py)
 read from files. The page in a browser: test_reports_layout.py."""
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import re
 import brokersdata as B
 
 from fixtures.measurements.tables import transit_tables
-from reports import compare_brokers, measurements, render_html, render_md
+from reports.render import render_html, render_md
+from reports.views import compare_brokers, measurements
 
 
 def cells(rep, group):

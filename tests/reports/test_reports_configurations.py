@@ -1,9 +1,10 @@
 """A broker in two catalog configurations: each verdict names the other, and a MUST clause that is
 not_applicable in one configuration (half of a conditional clause) says where it was judged and how
-(reports/model.py `_other_configurations`; pure code)."""
+(reports/views/model.py `_other_configurations`; pure code)."""
 from __future__ import annotations
 
-from reports import model, render_md
+from reports.render import render_md
+from reports.views import model
 
 SPEC, REV = "rabbitmq-address@4.0", "4.0"
 CLAUSES = {"c/permitted-half": {"spec": SPEC, "level": "MUST"}, "c/denied-half": {"spec": SPEC, "level": "MUST"}}

@@ -1,6 +1,6 @@
 """Rows of one key (run, vector, implementation, protocol) with different outcomes: the gate and the
 build refuse them (exit 2, naming every such row by file:line) in either order; identical copies merge.
-(reports/conflicts.py)"""
+(reports/rows/conflicts.py)"""
 from __future__ import annotations
 
 import json
@@ -64,7 +64,7 @@ def test_identical_copies_merge_and_other_protocols_are_other_keys(tmp_path):
 
 
 def test_the_build_refuses_them_too_and_writes_nothing(spark, tmp_path):
-    from reports import build
+    from reports.engine import build
 
     fail, passing, other = rows()
     for name, recs in {"passing-first": [passing, other, fail], "failing-first": [fail, other, passing]}.items():
@@ -78,7 +78,7 @@ def test_the_build_refuses_them_too_and_writes_nothing(spark, tmp_path):
 
 
 def test_the_build_names_the_rows(spark, tmp_path, capsys):
-    from reports import build
+    from reports.engine import build
 
     fail, passing, other = rows()
     path = write(tmp_path / "r.jsonl", [passing, other, fail])

@@ -9,9 +9,10 @@ import pytest
 from certify import certificate
 from fixtures.verdict.records import RecordWriter, read_records
 from fixtures.verdict.row import role_of
-from reports import clauses as clause_files
-from reports import model, profile, render_html, render_md
-from reports.record import implementation_of, profile_of
+from reports.render import render_html, render_md
+from reports.rows.record import implementation_of, profile_of
+from reports.views import clauses as clause_files
+from reports.views import model, profile
 
 HERE = Path(__file__).resolve().parent
 SPEC = "acme-spec"
@@ -66,7 +67,7 @@ def row(vector, outcome, clause_outcomes, *, impl="acme-2.0", kind="broker", ver
 
 
 def verdicts(rows, clauses):
-    """The one rule (reports/model.py spec_verdicts) over rows, counted as certify/certificate.py counts them."""
+    """The one rule (reports/views/model.py spec_verdicts) over rows, counted as certify/certificate.py counts them."""
     ids = {r["implementation"]["name"]: r["implementation"] for r in rows}
     return {(v["implementation"], v["spec"]): v for v in model.spec_verdicts(
         certificate.level_counts(rows), certificate.clause_counts(rows), clauses, ids)}
@@ -227,7 +228,7 @@ def _provider_rows():
 
 
 def _profile_rows(rows):
-    """What the engines' profile_rows aggregate gives (reports/aggregate.py), computed by hand."""
+    """What the engines' profile_rows aggregate gives (reports/engine/aggregate.py), computed by hand."""
     groups: dict[tuple, list] = {}
     for r in rows:
         impl = implementation_of(r)
@@ -334,8 +335,8 @@ def test_duckdb_reads_roles_and_profiles_of_schema_3_and_defaults_of_older_files
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports import baseline_duckdb
-    from reports.schema import arrow_schema
+    from reports.baseline import baseline_duckdb
+    from reports.rows.schema import arrow_schema
 
     new = tmp_path / "new"
     new.mkdir()

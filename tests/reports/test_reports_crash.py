@@ -36,7 +36,7 @@ def report(out: Path) -> dict:
 @pytest.fixture(scope="module")
 def history(spark, tmp_path_factory):
     """A store and report built from the fixture files, and the report of all of it plus the new run."""
-    from reports import build
+    from reports.engine import build
 
     d = tmp_path_factory.mktemp("crash")
     inputs = [str(p) for p in write_results(d / "results").values()]
@@ -50,7 +50,8 @@ def history(spark, tmp_path_factory):
 
 @pytest.mark.parametrize("step", ["after-records", "after-runs", "before-swap"])
 def test_killed_build_leaves_previous_results_and_next_build_is_correct(spark, history, tmp_path, step):
-    from reports import build, read_plain
+    from reports.engine import build
+    from reports.gate import read_plain
 
     base, run, expected, _ = history
     out = tmp_path / "site"
@@ -73,7 +74,8 @@ def test_killed_build_leaves_previous_results_and_next_build_is_correct(spark, h
 
 def test_uncommitted_files_are_never_read(spark, history, tmp_path):
     """A data file in the table's folder that no commit names (a build that died mid-write) counts for nothing."""
-    from reports import build, read_plain
+    from reports.engine import build
+    from reports.gate import read_plain
 
     base, run, expected, whole = history
     out = tmp_path / "site"

@@ -1,4 +1,4 @@
-"""`reports diff A B` (reports/run_diff.py): two runs named by id, prefix or date, compared clause by
+"""`reports diff A B` (reports/engine/run_diff.py): two runs named by id, prefix or date, compared clause by
 clause from a build's store, with the rows behind each change; and every way of naming a run wrongly."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import shutil
 import pytest
 from historydata import C1, C2, C3, C4, REF, STEP, later_rows, latest_rows, older_rows, run_id, write
 
-from reports import run_diff
+from reports.engine import run_diff
 
 R1, R2, R3 = run_id("r1"), run_id("r2"), run_id("r3")
 TEST_ID = "suites/codecs/test_ce_amqp.py::test_vector[{}-{}]"
@@ -57,7 +57,7 @@ EXPECTED_R1_R2 = {
 @pytest.fixture(scope="module")
 def store(spark, tmp_path_factory):
     """A store of three runs: r1 (2026-11-20), r2 and r3 (both 2026-11-21)."""
-    from reports import build
+    from reports.engine import build
 
     base = tmp_path_factory.mktemp("history")
     folder = base / "in"
@@ -182,7 +182,7 @@ def labelled(spark, tmp_path_factory):
     """
     from historydata import row
 
-    from reports import build
+    from reports.engine import build
 
     r1 = [row("r1", "alpha", "v1", {C1: "pass"}), row("r1", "alpha", "v2", {C2: "pass"}),
           row("r1", "alpha", "v5", {C2: "not_applicable"}), row("r1", "alpha", "v3", {C3: "not_applicable"}),

@@ -1,11 +1,13 @@
-"""Faults (reports/faults.py): the view of rows with a known tally, its rendering, the reading of rows
+"""Faults (reports/views/faults.py): the view of rows with a known tally, its rendering, the reading of rows
 without one, and both engines giving the same view of the same rows."""
 from __future__ import annotations
 
 import json
 
-from reports import faults, model, render_html, render_md, validate
-from reports.record import tally_of
+from reports.render import render_html, render_md
+from reports.rows import validate
+from reports.rows.record import tally_of
+from reports.views import faults, model
 
 RUN = "f" * 32
 LOST = [f"m{i:03d}" for i in range(3, 15)]     # 12 confirmed messages never delivered: more than are named
@@ -47,7 +49,7 @@ def rows():
 
 
 def fault_rows(rs):
-    """What both engines' fault_rows give (reports/aggregate.py), computed by hand."""
+    """What both engines' fault_rows give (reports/engine/aggregate.py), computed by hand."""
     return [{"impl": r["implementation"]["name"], "kind": r["implementation"]["kind"],
              "role": r["implementation"]["role"], "broker": r["implementation"]["provenance"].get("broker"),
              "protocol": r["protocol"], "vector_id": r["vector_id"], "test_id": r["test_id"], "outcome": r["outcome"],
@@ -139,7 +141,7 @@ def _parquet(rs, folder, schema=None):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports.schema import arrow_schema
+    from reports.rows.schema import arrow_schema
 
     schema = schema or arrow_schema()
     folder.mkdir()
@@ -158,8 +160,8 @@ def test_the_duckdb_baseline_reads_rows_without_a_tally_column(tmp_path):
     """A store written before schema 4 has no `tally` column: no fault rows, nothing refused."""
     import duckdb
 
-    from reports import baseline_duckdb
-    from reports.schema import arrow_schema
+    from reports.baseline import baseline_duckdb
+    from reports.rows.schema import arrow_schema
 
     schema3 = arrow_schema()
     schema3 = schema3.remove(schema3.get_field_index("tally"))
@@ -173,7 +175,8 @@ def test_the_duckdb_baseline_reads_rows_without_a_tally_column(tmp_path):
 def test_both_engines_give_the_same_view_of_the_same_rows(spark, tmp_path):
     """Spark's build and the DuckDB baseline's, over one Parquet file of the rows, and Spark over the same
     rows as JSON Lines, a schema 3 row without a tally among them."""
-    from reports import baseline_duckdb, build
+    from reports.baseline import baseline_duckdb
+    from reports.engine import build
 
     folder = _parquet(rows(), tmp_path / "rows")
     empty = tmp_path / "no-clauses"

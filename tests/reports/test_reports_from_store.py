@@ -7,7 +7,9 @@ import shutil
 
 import pytest
 
-from reports import baseline_duckdb, bench, build, bulk_store
+from reports.baseline import baseline_duckdb
+from reports.bench import bulk_store, synthetic
+from reports.engine import build
 
 
 def _report(out) -> dict:
@@ -51,7 +53,7 @@ def bulk(spark, tmp_path_factory):
     plain result files."""
     root = tmp_path_factory.mktemp("bulk")
     bulk_store.make(root / "store", 30_000, spark=spark, workers=2, out=lambda *_: None)
-    files = bench.generate(root / "results", 30_000)
+    files = synthetic.generate(root / "results", 30_000)
     empty = root / "no-clauses"
     empty.mkdir()
     return root, files, empty
@@ -80,7 +82,7 @@ def test_bulk_store_is_a_store_like_any_other(spark, bulk, tmp_path):
         assert rep == _report(made)
     assert cold_duck["totals"]["records"] == 30_000
 
-    run = bench.append_run(tmp_path / "run", 30_000, rows=2000)
+    run = synthetic.append_run(tmp_path / "run", 30_000, rows=2000)
     grown = tmp_path / "grown"
     assert build.run([str(run)], str(grown), spark=spark, store=str(store), clause_dir=str(empty),
                      accumulate=True) == 0

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from reportdata import record
 
-from reports.schema import arrow_schema
+from reports.rows.schema import arrow_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +84,7 @@ def test_gate_refuses_a_parquet_record_missing_a_field(tmp_path):
 
 @pytest.mark.parametrize("name", ["unknown outcome", "broken middle line", "missing vector_id", "not an object"])
 def test_build_refuses_invalid_records_and_keeps_the_store(spark, tmp_path, capsys, name):
-    from reports import build
+    from reports.engine import build
 
     out = tmp_path / "site"
     first = tmp_path / "first.jsonl"
@@ -100,12 +100,12 @@ def test_build_refuses_invalid_records_and_keeps_the_store(spark, tmp_path, caps
     err = capsys.readouterr().err
     assert f"{f}:{line}: " in err and words in err, err
     assert (out / "compliance.json").read_text(encoding="utf-8") == before
-    from reports import store
+    from reports.engine import store
     assert store.version(spark, str(out / "store" / "records")) == 0     # nothing committed
 
 
 def test_build_tolerates_a_torn_last_line_and_says_so(spark, tmp_path, capsys):
-    from reports import build
+    from reports.engine import build
 
     f = tmp_path / "results.jsonl"
     f.write_text(lines(good(1), good(2)) + '{"run_id": "r1", "outc', encoding="utf-8")
@@ -117,7 +117,7 @@ def test_build_tolerates_a_torn_last_line_and_says_so(spark, tmp_path, capsys):
 
 def test_failed_build_leaves_store_and_report_as_they_were(spark, tmp_path, capsys):
     """Atomic outputs: an empty input exits 2 and changes nothing in OUT."""
-    from reports import build
+    from reports.engine import build
 
     out = tmp_path / "site"
     first = tmp_path / "first.jsonl"

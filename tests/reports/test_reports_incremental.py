@@ -15,7 +15,7 @@ def report(out) -> dict:
 
 
 def test_runs_added_one_by_one_and_late_equal_one_build(spark, clause_dir, tmp_path):
-    from reports import build
+    from reports.engine import build
 
     by_run: dict[str, list[dict]] = {}
     for r in all_records():

@@ -1,7 +1,8 @@
 """What the driver's JVM is started with, from the size of what a build reads: pure code, no Spark."""
 from __future__ import annotations
 
-from reports import read, session, sparkconf
+from reports.engine import read
+from reports.spark import session, sparkconf
 
 
 def test_the_size_of_local_inputs_counts_parquet_as_json_lines(tmp_path):
@@ -41,7 +42,7 @@ def _store(root, *tables, parquet_bytes=10):
 
 
 def test_a_read_of_every_stored_record_is_sized_by_the_records_table(tmp_path):
-    from reports.build import STORE_READ_BYTES, second_tier
+    from reports.engine.build import STORE_READ_BYTES, second_tier
 
     big = -(-STORE_READ_BYTES // read.COLUMNAR_RATIO)      # Parquet bytes that count as STORE_READ_BYTES
     cold = _store(tmp_path / "cold", parquet_bytes=big)     # no state tables: made from every record
@@ -57,7 +58,7 @@ def test_a_read_of_every_stored_record_is_sized_by_the_records_table(tmp_path):
 
 
 def test_a_build_from_results_is_sized_by_them(tmp_path):
-    from reports.build import second_tier
+    from reports.engine.build import second_tier
 
     with open(tmp_path / "r.jsonl", "wb") as fh:
         fh.truncate(session.SMALL_INPUT_BYTES)

@@ -1,11 +1,12 @@
-"""reports/known_deviations.py: the expectation entry beside each row it accounts for, the quarantine beside a
+"""reports/views/known_deviations.py: the expectation entry beside each row it accounts for, the quarantine beside a
 flaky vector; verdicts untouched. Plain Python, no Spark."""
 from __future__ import annotations
 
 import datetime as dt
 
-from reports import known_deviations as known
-from reports import model, render_html, render_md
+from reports.render import render_html, render_md
+from reports.views import known_deviations as known
+from reports.views import model
 
 ENTRIES = """\
 expectations:

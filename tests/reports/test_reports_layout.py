@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, model
+from reports.render import outputs
+from reports.views import model
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None)
 needs_chromium = pytest.mark.skipif(
@@ -162,7 +163,7 @@ def test_no_view_is_wider_than_a_1400_px_screen_and_the_first_screen_compares_br
     report = model.build_report(wide_run(), {}, generated="2026-11-29T10:00:00Z", measurements=wide_measurements())
     assert len(report["implementations"]) == 36 and len(report["compare_brokers"]["columns"]) == 10
     out = tmp_path / "wide"
-    build.write_outputs(report, out)
+    outputs.write_outputs(report, out)
     check(measure(out / "index.html", tmp_path))
     where = Path(os.environ.get("MQCONFORM_SCREENSHOTS") or tmp_path / "shots")
     for shot in screenshots(out / "index.html", tmp_path, where, "wide-"):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import model
-from reports.outcomes import OUTCOME_ORDER, SEVERITY
+from reports.rows.outcomes import OUTCOME_ORDER, SEVERITY
+from reports.views import model
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +53,7 @@ def test_badge_names_are_safe():
 
 
 def test_empty_report_renders():
-    from reports import render_html, render_md
+    from reports.render import render_html, render_md
 
     report = model.build_report(model.Aggregates(), {}, generated="now")
     assert report["verdicts"] == [] and report["matrix"] == []
@@ -62,8 +62,8 @@ def test_empty_report_renders():
 
 
 def test_schema_matches_docs_results_md():
-    """reports/schema.py and the table in docs/results.md name the same fields, in order."""
-    from reports.schema import FIELD_NAMES, IMPLEMENTATION, arrow_schema
+    """reports/rows/schema.py and the table in docs/results.md name the same fields, in order."""
+    from reports.rows.schema import FIELD_NAMES, IMPLEMENTATION, arrow_schema
 
     doc = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
     table = doc.split("| field | type | meaning |")[1].split("\n\n")[0]
@@ -74,12 +74,13 @@ def test_schema_matches_docs_results_md():
 
 
 def test_coverage_subcommand_dispatch(monkeypatch):
+    import reports.views
     from reports.__main__ import main
 
     seen = []
-    fake = types.ModuleType("reports.coverage")
+    fake = types.ModuleType("reports.views.coverage")
     fake.main = lambda argv: seen.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "reports.coverage", fake)
-    monkeypatch.setattr(sys.modules["reports"], "coverage", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "reports.views.coverage", fake)
+    monkeypatch.setattr(reports.views, "coverage", fake, raising=False)
     assert main(["coverage", "--x", "y"]) == 0
     assert seen == [["--x", "y"]]

@@ -8,7 +8,7 @@ from test_reports_coverage import CLAUSES, SPEC, _provider_rows, row
 
 
 def test_a_build_shows_roles_profiles_and_reads_older_rows(spark, tmp_path):
-    from reports import build
+    from reports.engine import build
 
     clause_dir = tmp_path / "clauses"
     clause_dir.mkdir()

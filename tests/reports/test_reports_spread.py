@@ -1,12 +1,13 @@
 """The clauses that fail in one implementation only and in every implementation that judged them
-(reports/spread.py): the rule by hand, both engines over a store of two runs, and the rendering."""
+(reports/views/spread.py): the rule by hand, both engines over a store of two runs, and the rendering."""
 from __future__ import annotations
 
 import json
 
 from historydata import C1, C2, C3, OM, REF, STEP, latest_rows, older_rows, write
 
-from reports import model, render_html, render_md, spread
+from reports.render import render_html, render_md
+from reports.views import model, spread
 
 TEST_ID = "suites/codecs/test_ce_amqp.py::test_vector[{}-{}]"
 REFERENCE = spread.NOT_COUNTED["reference"]
@@ -85,7 +86,7 @@ def _parquet(rows, folder):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports.schema import arrow_schema
+    from reports.rows.schema import arrow_schema
 
     schema = arrow_schema()
     fit = []
@@ -103,7 +104,8 @@ def _parquet(rows, folder):
 def test_both_engines_give_the_views_of_the_latest_runs(spark, tmp_path):
     """Spark's build over JSON Lines of two runs (only the latest counts), and the DuckDB baseline over
     the same rows as Parquet: the views above, exactly."""
-    from reports import baseline_duckdb, build
+    from reports.baseline import baseline_duckdb
+    from reports.engine import build
 
     rows = older_rows() + latest_rows()
     write(tmp_path / "in", rows)

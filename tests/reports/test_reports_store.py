@@ -7,8 +7,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from reportdata import record
 
-from reports import read, store
-from reports.schema import RESULT_SCHEMA
+from reports.engine import keys, read, store
+from reports.rows.schema import RESULT_SCHEMA
 
 
 def records(spark, tmp_path, name, rows):
@@ -60,12 +60,12 @@ def test_the_key_check_finds_a_repeated_record_key(spark, tmp_path):
     # the same key (run, implementation, vector, test) with another outcome is still a repeat
     repeated.write_text("".join(json.dumps(r) + "\n" for r in [*rows, {**rows[0], "outcome": "fail"}]),
                         encoding="utf-8")
-    assert not read.has_duplicates(read.read_raw(spark, [str(distinct)]))
-    assert read.has_duplicates(read.read_raw(spark, [str(repeated)]))
+    assert not keys.has_duplicates(read.read_raw(spark, [str(distinct)]))
+    assert keys.has_duplicates(read.read_raw(spark, [str(repeated)]))
     # an invalid record is not stored, so it repeats nothing
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({**rows[0], "outcome": "nonsense"}) + "\n", encoding="utf-8")
-    assert not read.has_duplicates(read.read_raw(spark, [str(distinct), str(bad)]))
+    assert not keys.has_duplicates(read.read_raw(spark, [str(distinct), str(bad)]))
     # the rows kept without de-duplication are the normalized ones, without run_ts
     kept = store.stored_rows(read.normalize(read.read_raw(spark, [str(distinct)])), 2, dedupe=False)
     assert "run_ts" not in kept.columns and kept.count() == 3

@@ -19,7 +19,7 @@ def cut_file(tmp_path, complete=3):
 
 
 def test_gate_reader_names_the_cut_line_and_keeps_the_rest(tmp_path, capsys):
-    from reports import read_plain
+    from reports.gate import read_plain
 
     path = cut_file(tmp_path)
     reading = read_plain.read_latest([str(path)])
@@ -27,7 +27,7 @@ def test_gate_reader_names_the_cut_line_and_keeps_the_rest(tmp_path, capsys):
 
 
 def test_spark_reader_names_the_cut_file_and_keeps_the_rest(spark, tmp_path, capsys):
-    from reports import read
+    from reports.engine import read
 
     path = cut_file(tmp_path)
     whole = tmp_path / "whole"

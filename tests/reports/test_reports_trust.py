@@ -1,4 +1,4 @@
-"""The gate and the report refuse rows they cannot trust (reports/trust.py), each named by FILE:LINE, exit 2:
+"""The gate and the report refuse rows they cannot trust (reports/rows/trust.py), each named by FILE:LINE, exit 2:
 a row dated in the future or before its run, a spec / clause / vector the registry does not know, and a
 run whose rows disagree on run metadata. Pure checks first, then one gate run and one build."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import read_plain, trust, validate
+from reports.gate import read_plain
+from reports.rows import trust, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.datetime(2026, 11, 26, 12, 0, tzinfo=dt.UTC)
@@ -97,7 +98,7 @@ def test_the_gate_refuses_an_untrusted_row_with_file_and_line(tmp_path):
 
 
 def test_the_report_build_refuses_them_too(spark, tmp_path):
-    from reports import build
+    from reports.engine import build
 
     f = tmp_path / "r.jsonl"
     now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -117,7 +118,7 @@ def test_the_report_build_refuses_them_too(spark, tmp_path):
 
 
 def test_the_build_finds_a_run_split_across_files_in_its_one_pass(spark, tmp_path):
-    from reports import read
+    from reports.engine import read
 
     now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     same, other, alone = tmp_path / "same", tmp_path / "other", tmp_path / "alone"

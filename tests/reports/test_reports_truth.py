@@ -1,4 +1,4 @@
-"""The state tables a bulk-loaded store gets from the generator's draws (reports/bench_truth.py) are the
+"""The state tables a bulk-loaded store gets from the generator's draws (reports/bench/bench_truth.py) are the
 ones Spark's cold read makes from the records, row for row; DuckDB's cold folds agree; and a warm read
 on them gives the cold read's report."""
 from __future__ import annotations
@@ -9,8 +9,10 @@ import shutil
 import duckdb
 import pytest
 
-from reports import baseline_duckdb, bench, bench_truth, build, bulk_store, delta_files
-from reports import store as S
+from reports.baseline import baseline_duckdb, delta_files
+from reports.bench import bench_truth, bulk_store, synthetic
+from reports.engine import build
+from reports.engine import store as S
 
 # (records, chunk_rows): 12,345 records are 13 runs of 1,000 vectors in 5 chunks, the last run cut to 345
 # records; 20,000 are 20 whole runs in one chunk.
@@ -25,8 +27,8 @@ def _report(out) -> dict:
 
 def test_the_sizes_cover_a_cut_run_and_several_chunks():
     size, chunk_rows = SIZES[0]
-    g = bench._plan(size, 7)
-    assert g["n_runs"] * g["n_vec"] > size and len(bench.chunks(size, 7, chunk_rows)) > 1
+    g = synthetic._plan(size, 7)
+    assert g["n_runs"] * g["n_vec"] > size and len(synthetic.chunks(size, 7, chunk_rows)) > 1
     runs, flaky = bench_truth.state(size, chunk_rows=chunk_rows)
     assert sum(sum(r[9:]) for r in runs) == size
     assert any(f[3] > 0 for f in flaky)   # flaky vectors to compare, not only zeros

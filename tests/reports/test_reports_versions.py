@@ -1,10 +1,11 @@
-"""Across versions (reports/versions.py): the plain-Python view on synthetic rows, its rendering, and both
+"""Across versions (reports/views/versions.py): the plain-Python view on synthetic rows, its rendering, and both
 engines giving the same view of the same rows."""
 from __future__ import annotations
 
 import json
 
-from reports import model, render_html, render_md, versions
+from reports.render import render_html, render_md
+from reports.views import model, versions
 
 RUN = "a" * 32
 
@@ -201,8 +202,9 @@ def test_both_engines_give_the_same_view_of_the_same_rows(spark, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reports import baseline_duckdb, build
-    from reports.schema import arrow_schema
+    from reports.baseline import baseline_duckdb
+    from reports.engine import build
+    from reports.rows.schema import arrow_schema
 
     folder = tmp_path / "rows"
     folder.mkdir()

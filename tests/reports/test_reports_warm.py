@@ -1,6 +1,6 @@
-"""`reports build --wait-for` (reports/early_session.py): the bounded wait, the warm-up's records, and a build
+"""`reports build --wait-for` (reports/engine/early_session.py): the bounded wait, the warm-up's records, and a build
 that waits for its signal writing what a one-shot build writes. The replacing build's shortcut
-(reports/full_build.py) against the store's own path, on the fixture files."""
+(reports/engine/full_build.py) against the store's own path, on the fixture files."""
 from __future__ import annotations
 
 import json
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import early_session as warm
-from reports import validate
+from reports.engine import early_session as warm
+from reports.rows import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,14 +78,14 @@ def _report(folder: Path) -> dict:
 def test_replacing_build_equals_one_that_reads_the_store_back(spark, results, clause_dir, tmp_path, built):
     """Without --accumulate the aggregates come from the rows committed; into an empty store, an
     accumulating build takes them from the store's tables. Same inputs, same report."""
-    from reports import build
+    from reports.engine import build
 
     out = tmp_path / "site"
     assert build.run([str(p) for p in results.values()], str(out), clause_dir=str(clause_dir), spark=spark,
                      accumulate=True) == 0
     assert _report(out) == _report(built[0])
     # The replacing build wrote the state tables the next accumulating build folds into.
-    from reports import store
+    from reports.engine import store
 
     assert store.state_version(spark, str(built[0] / "store"), store.RUNS) == 0
     assert store.state_version(spark, str(built[0] / "store"), store.FLAKY) == 0
@@ -120,7 +120,8 @@ def trace_lines(text: str) -> list[str]:
 
 STOP_SCRIPT = """\
 import gc, sys, time
-from reports import early_session, session
+from reports.engine import early_session
+from reports.spark import session
 from pyspark import SparkContext
 
 spark = session.start("local[1]", {"spark.sql.shuffle.partitions": "1"})
