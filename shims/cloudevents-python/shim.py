@@ -17,9 +17,10 @@ What it keeps (the rule: a shim translates, nothing more):
   asked for, as a user hands it (an event through the constructor, whatever the constructor fills in),
   or the request is refused `not-expressible` naming what its API has no place for at all
   (AMQPMessage.application_data is one bytes value, so an amqp-value body or several data sections
-  cannot be handed to it; RabbitMQMessage.headers takes strings, so a header pika hands out typed
-  cannot either). That is a translation limit, never a verdict: the shim never answers `rejected`
-  on the SDK's behalf, and never hands the SDK a value outside the types its API declares;
+  cannot be handed to it). That is a translation limit, never a verdict: the shim never answers
+  `rejected` on the SDK's behalf, and never hands the SDK a value outside the types its API
+  declares: where its documentation excludes an input (RabbitMQMessage takes string headers only,
+  so a header pika hands out typed) the request is refused `lacks`, the SDK's own lack;
 - what the SDK documents as its refusal (cloudevents.core.exceptions.BaseCloudEventException and
   ValueError, which its Format.read/write document) is `rejected`; anything else it raises is
   `error` with the exception's class name and text; nothing else is either;
@@ -291,9 +292,9 @@ def amqp091_receive(message: dict):
     """SDK: the RabbitMQMessage a consumer builds. Its API takes "RabbitMQ message headers as string
     key-value pairs" (`headers: dict[str, str]`, its docstring): a header its AMQP 0-9-1 client
     (pika) hands out as anything but a string (a timestamp, an integer, a boolean, bytes, a table)
-    has no place there. That is the API's limit, `not-expressible`, never handed to the SDK anyway
-    (what the SDK then does with a type it does not take is not its verdict) and never converted
-    to a string here (that would be the shim's reading, not the SDK's)."""
+    has no place there. That is the SDK's own lack, `lacks` (judged as the SDK's: a refusal where the
+    vector allows one), never handed to the SDK anyway (what it does with a type it does not take
+    is no answer of its API) and never converted to a string here (the shim's reading, not the SDK's)."""
     props = message.get("properties") or {}
     headers = {}
     for k, v in (message.get("headers") or {}).items():
@@ -302,7 +303,7 @@ def amqp091_receive(message: dict):
         except (OverflowError, OSError, ValueError) as exc:
             raise Refused("not-expressible", f"header {k}: a value with no Python form: {exc}") from None
         if not isinstance(value, str):
-            raise Refused("not-expressible", f"header {k}: an AMQP 0-9-1 {next(iter(v))} (pika hands out a "
+            raise Refused("lacks", f"header {k}: an AMQP 0-9-1 {next(iter(v))} (pika hands out a "
                           f"{type(value).__name__}); the SDK's RabbitMQMessage.headers takes string key-value "
                           "pairs only (dict[str, str])")
         headers[k] = value
