@@ -87,6 +87,17 @@ def test_a_second_run_that_broke_apart_from_the_broker_is_no_witness(kind):
     assert d.rule == "second-absent" and d.stands
 
 
+@pytest.mark.parametrize("first", [Account(PROTON, "pass"), fail(PROTON)], ids=["first-passed", "first-failed"])
+@pytest.mark.parametrize("second_run", [Account(GO, "fail", None, saw="sending a message: refused: attach sender"),
+                                        Account(GO, "error", None, error_kind="precondition", saw="sending is setup")],
+                         ids=["fail-in-setup", "error-in-setup"])
+def test_a_second_run_that_ended_in_its_setup_is_no_witness(first, second_run):
+    # Broker-J refused go-amqp 0.17.0's sender attach (a null source) before any check of an
+    # OpenMessaging row: it saw nothing of what the first client's run was judged on.
+    d = witnesses.decide(first, second_run, "why")
+    assert d.rule == "second-limit" and d.stands and "ended in its setup" in d.message
+
+
 def test_a_pass_the_second_client_fails_is_a_disagreement_and_errors_of_one_kind_agree():
     assert witnesses.decide(Account(PROTON, "pass"), fail(GO), "client").rule == "disagree"
     pre = Account(PROTON, "error", 1, error_kind="precondition")
