@@ -12,7 +12,7 @@ from __future__ import annotations
 from fixtures.verdict import row
 
 from ..rows.outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, OUTCOMES, SEVERITY
-from ..rows.record import tally_of
+from ..rows.record import tally_of, witnesses_of
 from ..views.coverage_rule import BROKEN
 from ..views.model import Aggregates, latest_two
 
@@ -53,11 +53,11 @@ def _source(files: str | list[str]) -> str:
     return q(files) if isinstance(files, str) else "[" + ", ".join(q(f) for f in files) + "]"
 
 
-def _schema4(con, source: str) -> tuple[str, str, str]:
-    """(role, profile, tally) as SQL over read_parquet's columns, read as schema 4 (fixtures/verdict/row.py): a
-    file written before schema 3 has no implementation.role (product, except mqconform's reference codecs
-    and mappings: fixtures/verdict/records.py `role_of`) and no profile (an empty map); before schema 4, no tally
-    (null)."""
+def _schema5(con, source: str) -> tuple[str, str, str, str]:
+    """(role, profile, tally, witnesses) as SQL over read_parquet's columns, read as schema 5
+    (fixtures/verdict/row.py): a file written before schema 3 has no implementation.role (product, except
+    mqconform's reference codecs and mappings: fixtures/verdict/records.py `role_of`) and no profile (an empty
+    map); before schema 4, no tally (null); before schema 5, no witnesses (null)."""
     types = {r[0]: r[1] for r in con.execute(
         f"DESCRIBE SELECT * FROM read_parquet({source}, union_by_name = true)").fetchall()}
     refs = ", ".join(f"'{n}'" for n in sorted(row.reference_names()))
@@ -68,7 +68,8 @@ def _schema4(con, source: str) -> tuple[str, str, str]:
             if "role VARCHAR" in types.get("implementation", "") else guessed)
     profile = "profile" if "profile" in types else f"NULL::{duck_type(row.PROFILE)}"
     tally = "tally" if "tally" in types else f"NULL::{duck_type(row.TALLY)}"
-    return role, profile, tally
+    witnesses = "witnesses" if "witnesses" in types else f"NULL::{duck_type(row.WITNESSES)}"
+    return role, profile, tally, witnesses
 
 
 def compute(con, parquet_glob: str) -> Aggregates:
@@ -89,11 +90,12 @@ def records_view(con, files: str | list[str]) -> None:
     """View `d`: the valid records of `files` in the columns the aggregates use (reports/engine/aggregate.py project)."""
     source = _source(files)
     outcomes = ", ".join(f"'{o}'" for o in sorted(OUTCOMES))
-    role, profile, tally = _schema4(con, source)
+    role, profile, tally, witnesses = _schema5(con, source)
     con.execute(f"""
         CREATE OR REPLACE TEMP VIEW d AS
         SELECT implementation.name AS impl, implementation.kind AS kind, implementation.version AS version,
                {role} AS role, implementation.provenance AS provenance, {profile} AS profile, {tally} AS tally,
+               {witnesses} AS witnesses,
                run_id, run_started, epoch_us(ts) AS run_us, vectors_digest, suite_version, spec, spec_revision,
                coalesce(clause_ids, []::VARCHAR[]) AS clause_ids, level, vector_id, test_id, outcome,
                expected_outcome, message, clause_outcomes, failed_step, error_kind, notes, set_by, protocol,
@@ -206,6 +208,13 @@ def latest_aggregates(con, agg: Aggregates) -> None:
             SELECT impl, kind, role, provenance['broker'] AS broker, protocol, vector_id, test_id, outcome,
                    expected_outcome, message, tally
             FROM latest WHERE tally IS NOT NULL"""))
+    ]
+    # reports/engine/aggregate.py witness_rows: the latest rows the second AMQP 1.0 client ran again
+    agg.witness_rows = [
+        {**r, "clause_ids": list(r["clause_ids"] or []), "witnesses": witnesses_of(r)}
+        for r in _dicts(con.execute("""
+            SELECT impl, kind, role, spec, spec_revision, vector_id, test_id, outcome, clause_ids, witnesses
+            FROM latest WHERE witnesses IS NOT NULL"""))
     ]
     agg.level_counts = [
         {**r, "n": int(r["n"])} for r in _dicts(con.execute("""

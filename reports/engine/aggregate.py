@@ -26,7 +26,7 @@ from pyspark.sql import functions as F
 from pyspark.util import inheritable_thread_target
 
 from ..rows.outcomes import BY_SEVERITY, CLASS_OF, OUTCOME_ORDER, SEVERITY
-from ..rows.record import tally_of
+from ..rows.record import tally_of, witnesses_of
 from ..views.coverage_rule import BROKEN
 from ..views.model import Aggregates, latest_two
 
@@ -60,7 +60,7 @@ def project(df: DataFrame) -> DataFrame:
         "vectors_digest", "suite_version", "spec", "spec_revision", "clause_ids",
         "level", "vector_id", "test_id", "outcome", "expected_outcome", "message", "date",
         "clause_outcomes", "failed_step", "error_kind", "notes", "set_by", "protocol", "implementation", "profile",
-        "tally",
+        "tally", "witnesses",
         mapped(F.col("outcome"), SEVERITY).alias("sev"),
     )
 
@@ -229,6 +229,20 @@ def fault_rows(latest: DataFrame) -> list[dict]:
     return out
 
 
+def witness_rows(latest: DataFrame) -> list[dict]:
+    """The latest rows that carry `witnesses` (run again through the second AMQP 1.0 client), with what
+    reports/views/witnesses.py shows of them: the record as the row holds it."""
+    rows = (latest.where(F.col("witnesses").isNotNull())
+            .select("impl", "kind", F.col("implementation.role").alias("role"), "spec", "spec_revision",
+                    "vector_id", "test_id", "outcome", "clause_ids", "witnesses")
+            .collect())
+    out = [r.asDict() for r in rows]
+    for r in out:
+        r["clause_ids"] = list(r["clause_ids"] or [])
+        r["witnesses"] = witnesses_of(r)
+    return out
+
+
 def level_counts(latest: DataFrame) -> list[dict]:
     return [r.asDict() for r in latest.groupBy("impl", "spec", "spec_revision", "level", "outcome")
             .agg(F.count(F.lit(1)).alias("n")).collect()]
@@ -271,16 +285,17 @@ def side_by_side(spark, *calls: Callable[[], T]) -> list[T]:
 
 def latest_aggregates(agg: Aggregates, pair: DataFrame) -> None:
     """Fill agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities, agg.profile_rows,
-    agg.fault_rows and agg.clause_failures from the records of the two latest runs (`which`)."""
+    agg.fault_rows, agg.clause_failures and agg.witness_rows from the records of the two latest runs (`which`)."""
     pair = pair.cache()
     try:
         pair.count()   # cached once, before the jobs below read it side by side
         latest = pair.where("which = 1")
         (agg.cells, agg.level_counts, agg.header_sources, agg.diff, agg.identities,
-         agg.profile_rows, agg.fault_rows, agg.clause_failures) = side_by_side(
+         agg.profile_rows, agg.fault_rows, agg.clause_failures, agg.witness_rows) = side_by_side(
             pair.sparkSession, lambda: cells(latest), lambda: level_counts(latest),
             lambda: header_sources(latest), lambda: diff(pair), lambda: identities(latest),
-            lambda: profile_rows(latest), lambda: fault_rows(latest), lambda: clause_failures(latest))
+            lambda: profile_rows(latest), lambda: fault_rows(latest), lambda: clause_failures(latest),
+            lambda: witness_rows(latest))
     finally:
         pair.unpersist()
 

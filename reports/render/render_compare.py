@@ -22,6 +22,7 @@ from html import escape
 from fixtures.verdict.levels import GROUP_LEVELS, GROUPS
 
 from ..rows.outcomes import OUTCOME_ORDER, VERDICT_SHORT
+from ..views.model import impl_group
 
 SHORT = {"fail": "FAIL", "error": "ERR", "xfail": "XFAIL", "xpass": "XPASS",
          "unsupported": "UNSUP", "not_applicable": "N/A", "pass": "PASS"}
@@ -69,19 +70,25 @@ def spec_key(spec: str, revision: str | None) -> str:
     return f"{spec} {revision or ''}".strip()
 
 
-def verdict_grid(report: dict, reference: bool = False) -> str:
+GRID_IDS = {"product": "verdict-grid", "client-library": "client-library-grid", "reference": "reference-grid"}
+NO_VERDICTS = {"product": "No verdicts.", "client-library": "No client library in the latest runs.",
+               "reference": "No verdicts."}
+
+
+def verdict_grid(report: dict, group: str = "product") -> str:
     """Implementations x spec revisions, each cell the verdict; a click filters the matrix to the spec.
     An implementation per row and a spec per column, so that the grid stays as wide as its few specs
-    whatever the number of implementations. The products' grid and the reference implementations'
-    (mqconform's own code standing in: its reference codecs and mappings) are two: a reference verdict is
-    never shown among the products' (docs/verdicts.md, "What a verdict covers")."""
-    impls = [i["name"] for i in report["implementations"] if (i.get("role") == "reference") == reference]
+    whatever the number of implementations. One grid per group of reports/views/model.py GROUP_ORDER: the
+    products' (brokers, codecs, providers), the client libraries' and the reference implementations'
+    (mqconform's own code standing in: its reference codecs and mappings): a reference verdict is never
+    shown among the products' (docs/verdicts.md, "What a verdict covers"), nor a client library among brokers."""
+    impls = [i["name"] for i in report["implementations"] if impl_group(i) == group]
     verdicts = [v for v in report["verdicts"] if v["implementation"] in set(impls)]
     if not verdicts:
-        return "<p class=muted>No verdicts.</p>"
+        return f"<p class=muted>{_e(NO_VERDICTS[group])}</p>"
     specs = sorted({(v["spec"], v["spec_revision"] or "") for v in verdicts})
     by = {(v["implementation"], v["spec"], v["spec_revision"] or ""): v for v in verdicts}
-    out = [f'<table id="{"reference-grid" if reference else "verdict-grid"}" class="grid"><tr><th>Implementation</th>'
+    out = [f'<table id="{GRID_IDS[group]}" class="grid"><tr><th>Implementation</th>'
            + "".join(f'<th data-spec="{_e(spec_key(spec, rev))}">{_e(spec)} <span class="muted">{_e(rev)}</span></th>'
                      for spec, rev in specs) + "</tr>"]
     for impl in impls:

@@ -13,6 +13,7 @@ from fixtures.verdict.levels import group_of
 
 from ..rows.outcomes import OUTCOME_ORDER
 from ..views.compare_brokers import anchor
+from ..views.model import GROUP_ORDER, impl_group
 from . import (
     badges,
     charts,
@@ -22,6 +23,7 @@ from . import (
     render_profiles,
     render_spread,
     render_versions,
+    render_witnesses,
 )
 from .render_compare import SHORT
 
@@ -162,12 +164,14 @@ JS = r"""
     });
     $('ev-close').addEventListener('click', function(){ panel.hidden = true; });
     document.addEventListener('keydown', function(ev){ if(ev.key === 'Escape') panel.hidden = true; });
-    var grid = $('verdict-grid');
-    if(grid) grid.addEventListener('click', function(ev){
-      var td = ev.target.closest ? ev.target.closest('td.v') : null;
-      if(!td) return;
-      fSpec.value = td.getAttribute('data-spec');
-      apply();
+    ['verdict-grid', 'client-library-grid'].forEach(function(id){
+      var grid = $(id);
+      if(grid) grid.addEventListener('click', function(ev){
+        var td = ev.target.closest ? ev.target.closest('td.v') : null;
+        if(!td) return;
+        fSpec.value = td.getAttribute('data-spec');
+        apply();
+      });
     });
     apply();
   }
@@ -269,11 +273,11 @@ def _implementations(report: dict) -> str:
 
 
 def matrix_columns(report: dict) -> list[tuple[str, bool]]:
-    """The matrix's implementations, (name, is a reference): the products by name, then mqconform's own code
-    (role reference), hidden until asked for, so that no reference column stands between two products."""
+    """The matrix's implementations, (name, is a reference), by group (reports/views/model.py GROUP_ORDER), by
+    name within one: the products, the client libraries, then mqconform's own code (role reference), hidden
+    until asked for, so that no reference column stands between two products, nor a client library."""
     impls = report["implementations"]
-    return ([(i["name"], False) for i in impls if i.get("role") != "reference"]
-            + [(i["name"], True) for i in impls if i.get("role") == "reference"])
+    return [(i["name"], group == "reference") for group in GROUP_ORDER for i in impls if impl_group(i) == group]
 
 
 def _matrix(report: dict, ids: dict) -> str:
@@ -366,7 +370,7 @@ def _flaky(report: dict) -> str:
 
 # The page's sections in order, (id, title): the first screen answers "which broker does what".
 SECTIONS = (("compare-brokers", "Compare brokers"), ("comparison", "Implementations side by side"),
-            ("compliance-matrix", "Compliance matrix"), ("faults", "Faults"),
+            ("compliance-matrix", "Compliance matrix"), ("faults", "Faults"), ("two-clients", "Two clients"),
             ("broker-profiles", "OpenMessaging broker profile"), ("measurements", "CloudEvents through brokers"),
             ("across-versions", "Across versions"), ("fails-in-one", "Fails in one"), ("clauses", "Clauses"),
             ("diff", "Since the previous run"), ("charts", "Pass rates"), ("implementations", "Implementations"))
@@ -389,19 +393,23 @@ def render(report: dict) -> str:
         # No network: forbid every fetch, allow only the inline style, script and data: images.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-        f"<title>mqconform compliance report</title><style>{CSS}{render_compare.CSS}{render_compare_brokers.CSS}</style>"
+        f"<title>mqconform compliance report</title><style>{CSS}{render_compare.CSS}{render_compare_brokers.CSS}"
+        f"{render_witnesses.CSS}</style>"
         "</head><body>"
         f"<header><h1>mqconform compliance report</h1><p>generated {_e(report['generated'])} · "
         f"{t['implementations']} implementation(s), {t['runs']} run(s), {t['records']} record(s)</p>"
         f'<nav class="toc">{nav}</nav></header><main>'
         f'<section id="compare-brokers"><h2>Compare brokers</h2>{render_compare_brokers.html(report)}</section>'
         f'<section id="comparison"><h2>Implementations side by side</h2>{render_compare.verdict_grid(report)}</section>'
+        f'<section id="client-libraries"><h2>Client libraries (judged on the client\'s clauses)</h2>'
+        f'{render_compare.verdict_grid(report, "client-library")}</section>'
         f'<section id="reference"><h2>Reference implementations (mqconform\'s own code, never a product)</h2>'
-        f'{render_compare.verdict_grid(report, reference=True)}</section>'
+        f'{render_compare.verdict_grid(report, "reference")}</section>'
         f'<section id="verdicts"><h2>Verdicts</h2>'
         f'{_collapsed(f"{n_verdicts} verdict(s): coverage and counts per level", _verdicts(report))}</section>'
         f'<section id="compliance-matrix"><h2>Compliance matrix</h2>{_matrix(report, ids)}</section>'
         f'<section id="faults"><h2>Faults</h2>{render_faults.html(report.get("faults") or [])}</section>'
+        f'<section id="two-clients"><h2>Two clients</h2>{render_witnesses.html(report.get("two_clients"), ids)}</section>'
         f'<section id="broker-profiles"><h2>OpenMessaging broker profile</h2>{render_profiles.html(report)}</section>'
         f'<section id="measurements"><h2>CloudEvents through brokers (measurements)</h2>'
         f'{render_compare_brokers.measurements_html(report)}</section>'

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fixtures.verdict.levels import GROUPS, group_of
 
 from ..rows.outcomes import OUTCOME_ORDER
-from . import render_compare_brokers, render_spread
+from ..views.model import impl_group
+from . import render_compare_brokers, render_spread, render_witnesses
 from .markdown import decided_by, md_cell, shorten
 
 ICON = {"conformant": "✅", "conformant-except-should": "🟡", "incomplete": "⚪", "not-applicable": "➖", "not-conformant": "❌"}
@@ -42,24 +43,18 @@ def render(report: dict) -> str:
                   "to the implementation was judged and held; otherwise incomplete, naming those clauses. "
                   "Covers: what the verdict is about (broker, codec, provider verdict; reference: mqconform's own "
                   "code standing in).", "",
-                  "| Implementation | Version | Spec | Verdict | Covers | MUST clauses: apply / held | MUST | SHOULD | MAY |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  *VERDICT_HEAD]
         versions = {i["name"]: i["version"] for i in report["implementations"]}
         # mqconform's own code standing in (reference codecs and mappings) is never among the products: its
-        # verdicts are in Compare brokers' table of reference implementations above, and in index.html
-        reference = {i["name"] for i in report["implementations"] if i.get("role") == "reference"}
-        for v in report["verdicts"]:
-            if v["implementation"] in reference:
-                continue
-            groups = {g: {} for g in GROUPS}
-            for level, c in v["counts"].items():
-                g = groups[group_of(level)]
-                for o, n in c.items():
-                    g[o] = g.get(o, 0) + n
-            lines.append(f"| {md_cell(v['implementation'])} | {md_cell(versions.get(v['implementation']))} | "
-                         f"{md_cell(v['spec'])} {md_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
-                         f"{md_cell(v['covers'])} | {coverage_cell(v['coverage'])} | "
-                         f"{outcome_counts(groups['MUST'])} | {outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
+        # verdicts are in Compare brokers' table of reference implementations above, and in index.html; the client
+        # libraries are a table of their own, never among brokers or SDKs (reports/views/model.py GROUP_ORDER)
+        group = {i["name"]: impl_group(i) for i in report["implementations"]}
+        reference = {name for name, g in group.items() if g == "reference"}
+        lines += [_verdict_line(v, versions) for v in report["verdicts"] if group.get(v["implementation"]) == "product"]
+        clients = [v for v in report["verdicts"] if group.get(v["implementation"]) == "client-library"]
+        if clients:
+            lines += ["", "### Client libraries (judged on the client's clauses)", "", *VERDICT_HEAD]
+            lines += [_verdict_line(v, versions) for v in clients]
         refs = [v for v in report["verdicts"] if v["implementation"] in reference]
         if refs:
             counts: dict[str, int] = {}
@@ -104,6 +99,7 @@ def render(report: dict) -> str:
         lines.append(f"- … and {len(failing) - MAX_LIST} more in index.html")
 
     lines += render_spread.markdown(report.get("spread") or {})
+    lines += render_witnesses.markdown(report.get("two_clients"))
     lines += ["", "## Since the previous run", ""]
     if not report["diff"]:
         lines.append("No implementation has two runs yet.")
@@ -128,6 +124,22 @@ def render(report: dict) -> str:
         lines.append(f"- … and {len(report['flaky']) - MAX_LIST} more in compliance.json")
 
     return "\n".join(lines) + "\n"
+
+
+VERDICT_HEAD = ("| Implementation | Version | Spec | Verdict | Covers | MUST clauses: apply / held | MUST | SHOULD | MAY |",
+                "|---|---|---|---|---|---|---|---|---|")
+
+
+def _verdict_line(v: dict, versions: dict) -> str:
+    groups: dict[str, dict[str, int]] = {g: {} for g in GROUPS}
+    for level, c in v["counts"].items():
+        g = groups[group_of(level)]
+        for o, n in c.items():
+            g[o] = g.get(o, 0) + n
+    return (f"| {md_cell(v['implementation'])} | {md_cell(versions.get(v['implementation']))} | "
+            f"{md_cell(v['spec'])} {md_cell(v['spec_revision'])} | {ICON.get(v['verdict'], '')} {v['verdict']} | "
+            f"{md_cell(v['covers'])} | {coverage_cell(v['coverage'])} | "
+            f"{outcome_counts(groups['MUST'])} | {outcome_counts(groups['SHOULD'])} | {outcome_counts(groups['MAY'])} |")
 
 
 def _other_configurations(verdicts: list[dict]) -> list[str]:

@@ -40,3 +40,21 @@ def tally_of(row: dict) -> dict | None:
     out.update({n: int(t.get(n) or 0) for n in TALLY_COUNTS})
     out.update({n: [str(i) for i in (t.get(n) or [])] for n in TALLY_IDS})
     return out
+
+
+def witnesses_of(row: dict) -> dict | None:
+    """A row's `witnesses` (schema 5: the two-witness rule's record, docs/results.md) as plain Python, or None for
+    a row without one (a row no second client ran, and every row before schema 5). As recorded: nothing is
+    decided again here (fixtures/links/witnesses.py decides the rule)."""
+    w = row.get("witnesses")
+    if w is None:
+        return None
+    w = w.asDict(recursive=True) if hasattr(w, "asDict") else dict(w)
+    accounts = []
+    for a in w.get("accounts") or []:
+        a = a.asDict(recursive=True) if hasattr(a, "asDict") else dict(a)
+        accounts.append({"client": a.get("client"), "outcome": a.get("outcome"), "error_kind": a.get("error_kind"),
+                         "step": None if a.get("step") is None else int(a["step"]),
+                         "clause_ids": [str(c) for c in (a.get("clause_ids") or [])], "saw": a.get("saw") or "",
+                         "unseen": [str(u) for u in (a.get("unseen") or [])]})
+    return {"rule": w.get("rule"), "why_second": w.get("why_second") or "", "accounts": accounts}

@@ -25,7 +25,7 @@ from ..rows.outcomes import (
     SEVERITY,
     VERDICTS,
 )
-from . import compare_brokers, coverage_rule, faults, profile, spread, versions
+from . import compare_brokers, coverage_rule, faults, profile, spread, versions, witnesses
 
 REPORT_SCHEMA = "mqconform-compliance/1"
 
@@ -58,6 +58,9 @@ class Aggregates:
     # latest run, per clause some row fails (fail, xfail), each implementation of it: spec, spec_revision,
     # clause_id, impl, role, kind, counts, levels, vectors (the rows that fail it); reports/views/spread.py
     clause_failures: list[dict] = field(default_factory=list)
+    # latest run, rows with `witnesses` (run again through the second AMQP 1.0 client): impl, kind, role, spec,
+    # spec_revision, vector_id, test_id, outcome, clause_ids, witnesses (reports/rows/record.py `witnesses_of`)
+    witness_rows: list[dict] = field(default_factory=list)
 
 
 def latest_two(runs: list[dict]) -> dict[str, list[dict]]:
@@ -148,6 +151,21 @@ def covers(ident: dict, spec: str) -> str | None:
     if ident.get("kind") == "provider":
         return "provider verdict"
     return f"{ident.get('kind') or 'implementation'} verdict"
+
+
+# How the report groups implementations wherever it lists them side by side (the verdict grids, the clause
+# matrix's columns, summary.md's verdicts): the products (brokers, codecs, providers), the client libraries
+# (judged on the client's clauses, docs/verdicts.md), then mqconform's own code standing in (role reference).
+GROUP_ORDER = ("product", "client-library", "reference")
+CLIENT_LIBRARY = "client-library"   # the kind of a client library (docs/results.md)
+
+
+def impl_group(ident: dict) -> str:
+    """The group of GROUP_ORDER an implementation (a report's `implementations` entry, or a row's
+    `implementation`) is listed in: never a client library among brokers or SDKs, never a reference among products."""
+    if ident.get("role") == "reference":
+        return "reference"
+    return "client-library" if ident.get("kind") == CLIENT_LIBRARY else "product"
 
 
 def spec_verdicts(level_counts, clause_counts=(), clauses: dict | None = None,
@@ -329,6 +347,7 @@ def build_report(agg: Aggregates, clauses: dict | None = None, generated: str | 
         "without_verdict": without_verdict,
         "broker_profiles": profile.broker_profiles(agg.profile_rows, requirements),
         "faults": faults.faults_view(agg.fault_rows),
+        "two_clients": witnesses.view(agg.witness_rows),
         "measurements": measured,
         "level_pass_rates": level_pass_rates,
         "matrix": matrix,

@@ -27,8 +27,9 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="the layout check needs Chromium: apt-get install -y chromium (Debian package `chromium`)")
 WIDTH, HEIGHT = 1400, 1000
 # The page's main views, by section id: none may be wider than the page.
-MAIN_VIEWS = ("compare-brokers", "comparison", "reference", "verdicts", "compliance-matrix", "faults",
-              "broker-profiles", "measurements", "across-versions", "fails-in-one", "clauses", "header-support")
+MAIN_VIEWS = ("compare-brokers", "comparison", "client-libraries", "reference", "verdicts", "compliance-matrix", "faults",
+              "two-clients", "broker-profiles", "measurements", "across-versions", "fails-in-one", "clauses",
+              "header-support")
 
 PROBE = """<script>
 window.addEventListener('load', function(){
@@ -89,7 +90,7 @@ def check(got: dict) -> None:
 def wide_run() -> model.Aggregates:
     """10 brokers of 6 products (a Go pseudo-version, a variant), a reference mapping over each on two protocols,
     codecs and client libraries: 36 implementations; every one with a cell in each of 12 clauses, messages
-    with long unbroken tokens; profiles, faults, header sources and measurements."""
+    with long unbroken tokens; profiles, faults, header sources, measurements, and rows judged by two clients."""
     brokers = [("artemis", "2.56.0", ""), ("activemq", "5.18.3", ""), ("garagemq", "0.0.0-20230728112533-54a6ccf403f9", ""),
                ("qpid-broker-j", "9.2.1", ""), ("rabbitmq", "3.10.8", ""), ("rabbitmq", "4.0.5", ""),
                ("rabbitmq", "4.0.5", "address-v1-denied"), ("rabbitmq", "4.3.6", ""), ("rocketmq", "5.3.3", ""),
@@ -138,11 +139,31 @@ def wide_run() -> model.Aggregates:
                            "protocol": prov["protocol"], "vector_id": "openmessaging.faults.at-least-once.kill",
                            "test_id": f"t[{i['name']}]", "outcome": "fail", "expected_outcome": "pass",
                            "message": "1 lost " + "w" * 150, "tally": t})
+    witness_rows = [_witness_row(i, c) for i in idents if i["kind"] == "broker" for c in range(3)]
     runs = [{"impl": i["name"], "run_id": "r" * 32, "run_started": "2026-11-29T10:00:00Z", "run_us": 1,
              "kind": i["kind"], "version": i["version"], "vectors_digest": "d", "suite_version": "0.1.0",
              "counts": {"pass": 1}} for i in idents]
     return model.Aggregates(runs=runs, cells=cells, level_counts=counts, profile_rows=profile, fault_rows=faults,
-                            header_sources=headers, identities=[{"impl": i["name"], "implementation": i} for i in idents])
+                            header_sources=headers, witness_rows=witness_rows,
+                            identities=[{"impl": i["name"], "implementation": i} for i in idents])
+
+
+def _witness_row(ident: dict, c: int) -> dict:
+    """A row of a broker run again through the second client: the clients disagree on one, the second meets its
+    limit on one, both saw the third; long accounts with unbroken tokens."""
+    rule = ("disagree", "second-limit", "both-saw")[c]
+    saw = "the message was still on queue urn:mqconform:" + "q" * 110 + " after the settle of step 4"
+    first = {"client": "python-qpid-proton 0.40.0 (qpid-proton-c 0.40.0)", "outcome": "fail" if c == 0 else "pass",
+             "error_kind": None, "step": 4 if c == 0 else None,
+             "clause_ids": [f"acme-spec/section-{c}/a-long-clause-name"] if c == 0 else [], "saw": saw if c == 0 else "",
+             "unseen": []}
+    second = {"client": "go-amqp 0.17.0 (go1.23.4 linux/amd64)", "outcome": ("pass", "limit", "pass")[c], "error_kind": None,
+              "step": 6 if c == 1 else None, "clause_ids": [], "saw": saw if c == 1 else "",
+              "unseen": ["step 2: go-amqp 0.17.0 does not say which of accepted, released, modified settled the send"]}
+    return {"impl": ident["name"], "kind": "broker", "role": "product", "spec": "acme-spec", "spec_revision": "1.0",
+            "vector_id": f"acme.v{c}.a-rather-long-vector-name-of-the-address-suite", "test_id": f"t[{ident['name']}]",
+            "outcome": "error" if c == 0 else "pass", "clause_ids": [f"acme-spec/section-{c}/a-long-clause-name"],
+            "witnesses": {"rule": rule, "why_second": "the outcome depends on client behaviour", "accounts": [first, second]}}
 
 
 def wide_measurements() -> dict:
@@ -162,6 +183,7 @@ def wide_measurements() -> dict:
 def test_no_view_is_wider_than_a_1400_px_screen_and_the_first_screen_compares_brokers(tmp_path):
     report = model.build_report(wide_run(), {}, generated="2026-11-29T10:00:00Z", measurements=wide_measurements())
     assert len(report["implementations"]) == 36 and len(report["compare_brokers"]["columns"]) == 10
+    assert report["two_clients"]["disagreements"] == 10 and len(report["two_clients"]["lines"]) == 30   # shown open
     out = tmp_path / "wide"
     outputs.write_outputs(report, out)
     check(measure(out / "index.html", tmp_path))
