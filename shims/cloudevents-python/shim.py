@@ -292,8 +292,8 @@ def amqp091_receive(message: dict):
     """SDK: the RabbitMQMessage a consumer builds. Its API takes "RabbitMQ message headers as string
     key-value pairs" (`headers: dict[str, str]`, its docstring): a header its AMQP 0-9-1 client
     (pika) hands out as anything but a string (a timestamp, an integer, a boolean, bytes, a table)
-    has no place there. That is the SDK's own lack, `lacks` (judged as the SDK's: a refusal where the
-    vector allows one), never handed to the SDK anyway (what it does with a type it does not take
+    has no place there. That is the SDK's own lack, `lacks` (the SDK's scope, never the suite's limit),
+    never handed to the SDK anyway (what it does with a type it does not take
     is no answer of its API) and never converted to a string here (the shim's reading, not the SDK's)."""
     props = message.get("properties") or {}
     headers = {}
@@ -303,7 +303,7 @@ def amqp091_receive(message: dict):
         except (OverflowError, OSError, ValueError) as exc:
             raise Refused("not-expressible", f"header {k}: a value with no Python form: {exc}") from None
         if not isinstance(value, str):
-            raise Refused("lacks", f"header {k}: an AMQP 0-9-1 {next(iter(v))} (pika hands out a "
+            raise Refused("lacks", f"header {k}: an AMQP 0-9-1 {next(iter(v))} (pika hands out type "
                           f"{type(value).__name__}); the SDK's RabbitMQMessage.headers takes string key-value "
                           "pairs only (dict[str, str])")
         headers[k] = value

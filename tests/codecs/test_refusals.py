@@ -127,12 +127,13 @@ def test_a_typed_header_the_sdks_api_does_not_take_is_its_lack(expect):
     # RabbitMQMessage takes "RabbitMQ message headers as string key-value pairs" (dict[str, str]): a
     # native timestamp ce-time, which pika decodes as a datetime, has no place in its API. Handed
     # anyway, the SDK 2.2.0 raised TypeError, a crash of a type it never takes, booked as its MUST
-    # failure (review 12); an adapter error booked its own gap to the suite (review 13). It is the
-    # SDK's lack: its refusal where the vector allows one, else a failure saying what the API lacks.
+    # failure (review 12); an adapter error booked its own gap to the suite (review 13); a pass credited
+    # it with a refusal it never made (review 14). It is the SDK's scope: not_applicable where a reading
+    # lets a receiver refuse the input, else a failure saying what the API lacks.
     headers = {**REQUIRED, "ce-id": {"string": "1"}, "ce-time": {"timestamp": 1522900584}}
     verdict, _ = run(SdkRabbitMQCodec(), vector(expect, headers=headers))
     if "error" in expect:
-        assert verdict.outcome == "pass", verdict.message
+        assert verdict.outcome == "not_applicable" and "does not offer this input" in verdict.message, verdict.message
     else:
         assert verdict.outcome == "fail" and verdict.error_kind is None, verdict.message
         assert "lacks what this needs" in verdict.message and "dict[str, str]" in verdict.message
