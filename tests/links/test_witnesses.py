@@ -89,8 +89,9 @@ def test_a_second_run_that_broke_apart_from_the_broker_is_no_witness(kind):
 
 @pytest.mark.parametrize("first", [Account(PROTON, "pass"), fail(PROTON)], ids=["first-passed", "first-failed"])
 @pytest.mark.parametrize("second_run", [Account(GO, "fail", None, saw="sending a message: refused: attach sender"),
-                                        Account(GO, "error", None, error_kind="precondition", saw="sending is setup")],
-                         ids=["fail-in-setup", "error-in-setup"])
+                                        Account(GO, "error", None, error_kind="precondition", saw="sending is setup"),
+                                        Account(GO, "unsupported", None, saw="sending a message: refused")],
+                         ids=["fail-in-setup", "error-in-setup", "unsupported-in-setup"])
 def test_a_second_run_that_ended_in_its_setup_is_no_witness(first, second_run):
     # Broker-J refused go-amqp 0.17.0's sender attach (a null source) before any check of an
     # OpenMessaging row: it saw nothing of what the first client's run was judged on.
