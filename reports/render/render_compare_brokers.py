@@ -17,7 +17,7 @@ from .markdown import md_cell
 # A cell's status -> its colour class (CSS below): good, configured, partial, bad, none.
 STATUS_CLASS = {"kept": "b-good", "native": "b-good", "conformant": "b-good", "same": "b-good", "better": "b-good",
                 "configured": "b-conf",
-                "changed": "b-part", "emulated": "b-part", "conformant-except-should": "b-part",
+                "changed": "b-part", "emulated": "b-part", "partial": "b-part", "conformant-except-should": "b-part",
                 "lost": "b-bad", "absent": "b-bad", "not-conformant": "b-bad", "worse": "b-bad",
                 "incomplete": "b-none", "unknown": "b-none", "not-applicable": "b-none", "first": "b-none"}
 REPORT_PAGE = "index.html"   # where summary.md's links go (the report folder's page)

@@ -7,10 +7,11 @@ from html import escape
 
 from ..views.compare_brokers import RANK, anchor
 
-PROFILE_CLASS = {"native": "o-pass", "emulated": "o-xpass", "absent": "o-fail", "unknown": "o-none"}
+PROFILE_CLASS = {"native": "o-pass", "emulated": "o-xpass", "partial": "o-xpass", "absent": "o-fail", "unknown": "o-none"}
 INTRO = ("<p class=muted>What each broker did for the requirements OpenMessaging puts on the server or the "
          "provider, from the rows of every provider over it (reference and product): native (the broker did "
-         "it, observed), emulated (the provider did it), absent (nobody did, or it was checked and not seen), "
+         "it, observed), emulated (the provider did it), partial (one of its separate behaviours seen, another "
+         "not), absent (nobody did, or it was checked and not seen), "
          "unknown (not observed). A broker has no OpenMessaging verdict.</p>")
 
 

@@ -50,7 +50,8 @@ from .versions import label as version_label
 # A product's name in a column head; a product not named here shows its id.
 PRODUCT_LABELS = {"activemq": "ActiveMQ Classic", "artemis": "ActiveMQ Artemis", "garagemq": "GarageMQ",
                   "qpid-broker-j": "Qpid Broker-J", "rabbitmq": "RabbitMQ", "rocketmq": "RocketMQ"}
-PROFILE_WORDS = {"native": "native", "emulated": "emulated", "absent": "absent", "unknown": "not observed"}
+PROFILE_WORDS = {"native": "native", "emulated": "emulated", "partial": "partial", "absent": "absent",
+                 "unknown": "not observed"}
 RANK = {s: i for i, s in enumerate(PROFILE_STATUSES)}   # native 0 ... unknown 3: lower is stronger
 NOT_MEASURED = "not measured"
 
@@ -328,7 +329,7 @@ GROUPS = (
      "Its verdicts on the specs that are about brokers (the address format of RabbitMQ), where one applies."),
     ("openmessaging", "OpenMessaging: what does the broker do itself?",
      "The broker profile (docs/verdicts.md): native (observed), configured (native with a configuration named), "
-     "emulated (a provider did it), absent, not observed; * the protocols differ."),
+     "emulated (a provider did it), partial (part of it seen), absent, not observed; * the protocols differ."),
     ("faults", "Under faults: were confirmed messages lost or duplicated?",
      "The fault vectors' tallies summed per broker (the providers' verdicts are in Faults)."),
     ("versions", "What changed from one version to the next?",

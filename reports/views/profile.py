@@ -8,7 +8,7 @@ unseen by mqconform (a field it does not map, a queue it round-robins), so its a
 provider's (its verdict says so), never the broker's; only a reference row, whose every value's
 setter is recorded, shows a broker's absence. Per
 (broker, requirement, protocol) the statuses of the latest rows combine: `native` if any row observed
-the broker doing it, else `emulated` (the provider did it), else `absent`, else `unknown`. The evidence
+the broker doing it, else `emulated` (the provider did it), else `partial`, else `absent`, else `unknown`. The evidence
 shown is that of a row with the deciding status (the first by implementation, then vector id).
 A broker has no OpenMessaging verdict; this profile is what the report says of it.
 """
@@ -69,7 +69,7 @@ def broker_profiles(profile_rows: list[dict], requirements: list[dict] | None = 
     requirements = requirements or []
     by_broker: dict[str, dict[tuple, list[dict]]] = {}
     for r in profile_rows:
-        if not r.get("broker") or (r.get("role") == "product" and r.get("status") == "absent"):
+        if not r.get("broker") or (r.get("role") == "product" and r.get("status") in ("absent", "partial")):
             continue
         by_broker.setdefault(r["broker"], {}).setdefault((r["requirement"], r.get("protocol") or "?"), []).append(r)
     known = {q["id"]: q for q in requirements}

@@ -28,3 +28,19 @@ def test_a_missing_header_still_blames_every_clause_its_checks_judge(om_vectors)
                         constraint=Constraint("REQUIRED", "openmessaging/system-header/store-host-required"))
     failed = checks.no_native_field(vector, om_vectors.registry, "over p", exc)
     assert len(failed.clauses) == 2
+
+
+def test_a_requirement_of_separate_behaviours_seen_in_part_is_partial_never_absent():
+    # Artemis over AMQP 1.0 counted a failed consumption (step 1) and not a delivery to a consumer that
+    # died (step 0): its profile cell said "absent" against its own evidence (review 16).
+    from fixtures.openmessaging import profile
+    got = profile.from_observations("redelivery", {"count_step_after_crash": 0, "count_step_after_failure": 1}, "here")
+    assert got["delivery-count"]["status"] == "partial", got
+    none = profile.from_observations("redelivery", {"count_step_after_crash": 0, "count_step_after_failure": 0}, "here")
+    assert none["delivery-count"]["status"] == "absent", none
+
+
+def test_a_control_that_held_never_makes_a_requirement_partial():
+    from fixtures.openmessaging import profile
+    got = profile.from_observations("expiry", {"expired_delivered": True, "control_delivered": True}, "here")
+    assert got["expiry"]["status"] == "absent", got

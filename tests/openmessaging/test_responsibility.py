@@ -110,14 +110,17 @@ def test_profile_credit_comes_from_observation_only():
     assert om_profile.from_set_by({"storeHost": "broker"}, "x")["store-host"]["status"] == "native"
     assert om_profile.from_set_by({"storeHost": "nobody"}, "x")["store-host"]["status"] == "absent"
     # the count, by what it does: one higher each time (native; emulated when our mapping derived it),
-    # absent when a step observed was not one, whoever wrote the field (an Artemis crash redelivery)
+    # partial when one step observed was one and the other not, whoever wrote the field (an Artemis crash
+    # redelivery uncounted, a failed consumption counted); absent when neither was
     steps = {"count_step_after_crash": 1, "count_step_after_failure": 1}
     broker = {k: ["deliveryCount", ["broker"]] for k in steps}
     mapping = {k: ["deliveryCount", ["mapping"]] for k in steps}
     assert om_profile.from_observations("redelivery", steps, "x", sources=broker)["delivery-count"]["status"] == "native"
     assert om_profile.from_observations("redelivery", steps, "x", sources=mapping)["delivery-count"]["status"] == "emulated"
     crash_uncounted = {**steps, "count_step_after_crash": 0}
-    assert om_profile.from_observations("redelivery", crash_uncounted, "x", sources=broker)["delivery-count"]["status"] == "absent"
+    assert om_profile.from_observations("redelivery", crash_uncounted, "x", sources=broker)["delivery-count"]["status"] == "partial"
+    uncounted = {"count_step_after_crash": 0, "count_step_after_failure": 0}
+    assert om_profile.from_observations("redelivery", uncounted, "x", sources=broker)["delivery-count"]["status"] == "absent"
     assert "delivery-count" not in om_profile.from_observations("redelivery", {"count_step_after_crash": 1}, "x")
 
 
