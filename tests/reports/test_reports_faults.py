@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from parquetdata import write_parquet
+
 from reports.render import render_html, render_md
 from reports.rows import validate
 from reports.rows.record import tally_of
@@ -137,25 +139,6 @@ def test_a_tally_that_breaks_its_rules_makes_the_record_invalid():
     assert why.startswith("tally counts 12 lost of 30 confirmed of 20 sent")
 
 
-def _parquet(rs, folder, schema=None):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from reports.rows.schema import arrow_schema
-
-    schema = schema or arrow_schema()
-    folder.mkdir()
-    fit = []
-    for r in rs:
-        r = {k: r.get(k) for k in schema.names}
-        r["implementation"] = {**r["implementation"], "provenance": list(r["implementation"]["provenance"].items())}
-        r["clause_outcomes"] = list(r["clause_outcomes"].items())
-        r["profile"] = list(r["profile"].items())
-        fit.append(r)
-    pq.write_table(pa.Table.from_pylist(fit, schema=schema), folder / "rows.parquet")
-    return folder
-
-
 def test_the_duckdb_baseline_reads_rows_without_a_tally_column(tmp_path):
     """A store written before schema 4 has no `tally` column: no fault rows, nothing refused."""
     import duckdb
@@ -165,10 +148,10 @@ def test_the_duckdb_baseline_reads_rows_without_a_tally_column(tmp_path):
 
     schema3 = arrow_schema()
     schema3 = schema3.remove(schema3.get_field_index("tally"))
-    folder = _parquet(rows(), tmp_path / "old", schema3)
+    folder = write_parquet(rows(), tmp_path / "old", schema3)
     agg = baseline_duckdb.compute(duckdb.connect(), str(folder / "*.parquet"))
     assert agg.fault_rows == [] and len(agg.runs) == 2
-    agg = baseline_duckdb.compute(duckdb.connect(), str(_parquet(rows(), tmp_path / "new") / "*.parquet"))
+    agg = baseline_duckdb.compute(duckdb.connect(), str(write_parquet(rows(), tmp_path / "new") / "*.parquet"))
     assert sorted(faults.line_of(r)["lost"] for r in agg.fault_rows) == [0, 0, 0, 12]
 
 
@@ -178,7 +161,7 @@ def test_both_engines_give_the_same_view_of_the_same_rows(spark, tmp_path):
     from reports.baseline import baseline_duckdb
     from reports.engine import build
 
-    folder = _parquet(rows(), tmp_path / "rows")
+    folder = write_parquet(rows(), tmp_path / "rows")
     empty = tmp_path / "no-clauses"
     empty.mkdir()
     assert build.run([str(folder)], str(tmp_path / "spark"), spark=spark, clause_dir=str(empty), quiet=True) == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from parquetdata import write_parquet
+
 from reports.render import render_html, render_md
 from reports.rows.record import witnesses_of
 from reports.views import model, witnesses
@@ -140,25 +142,6 @@ def test_client_libraries_are_a_group_of_their_own():
                                           {"kind": "broker"})] == ["client-library", "reference", "product"]
 
 
-def _parquet(rs, folder, schema=None):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from reports.rows.schema import arrow_schema
-
-    schema = schema or arrow_schema()
-    folder.mkdir()
-    fit = []
-    for r in rs:
-        r = {k: r.get(k) for k in schema.names}
-        r["implementation"] = {**r["implementation"], "provenance": list(r["implementation"]["provenance"].items())}
-        r["clause_outcomes"] = list(r["clause_outcomes"].items())
-        r["profile"] = list(r["profile"].items())
-        fit.append(r)
-    pq.write_table(pa.Table.from_pylist(fit, schema=schema), folder / "rows.parquet")
-    return folder
-
-
 def test_the_duckdb_baseline_reads_rows_without_a_witnesses_column(tmp_path):
     """A store written before schema 5 has no `witnesses` column: no lines, nothing refused."""
     import duckdb
@@ -168,9 +151,9 @@ def test_the_duckdb_baseline_reads_rows_without_a_witnesses_column(tmp_path):
 
     schema4 = arrow_schema()
     schema4 = schema4.remove(schema4.get_field_index("witnesses"))
-    agg = baseline_duckdb.compute(duckdb.connect(), str(_parquet(rows(), tmp_path / "old", schema4) / "*.parquet"))
+    agg = baseline_duckdb.compute(duckdb.connect(), str(write_parquet(rows(), tmp_path / "old", schema4) / "*.parquet"))
     assert agg.witness_rows == [] and len(agg.runs) == 2
-    agg = baseline_duckdb.compute(duckdb.connect(), str(_parquet(rows(), tmp_path / "new") / "*.parquet"))
+    agg = baseline_duckdb.compute(duckdb.connect(), str(write_parquet(rows(), tmp_path / "new") / "*.parquet"))
     key = lambda r: r["vector_id"]  # noqa: E731
     assert sorted(agg.witness_rows, key=key) == sorted(witness_rows(rows()), key=key)
 
@@ -181,7 +164,7 @@ def test_both_engines_give_the_same_view_of_the_same_rows(spark, tmp_path):
     from reports.baseline import baseline_duckdb
     from reports.engine import build
 
-    folder = _parquet(rows(), tmp_path / "rows")
+    folder = write_parquet(rows(), tmp_path / "rows")
     empty = tmp_path / "no-clauses"
     empty.mkdir()
     assert build.run([str(folder)], str(tmp_path / "spark"), spark=spark, clause_dir=str(empty), quiet=True) == 0
