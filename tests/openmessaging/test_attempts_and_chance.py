@@ -114,3 +114,4 @@ def test_the_chance_of_an_order_is_counted_exactly():
     assert chance_of_at_most(100, 10, 10) == 1.0
     assert abs(chance_of_at_most(50, 10, 10) - 0.5147) < 1e-3     # the middle of a symmetric count
     assert chance_of_at_most(19, 10, 10) <= 0.01 < chance_of_at_most(20, 10, 10)
+    assert chance_of_at_most(10, 10, 10) <= 0.001 < chance_of_at_most(11, 10, 10)
