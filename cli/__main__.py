@@ -81,8 +81,9 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
   --impl GLOB            only implementations whose name matches
   --expectations PATH    known deviations (file or folder, repeatable; default expectations/): the
                          rows are marked, the report annotated and the gate judged with these
-  --faults               also the fault vectors: each broker the run started is restarted, killed,
-                         paused and has connections cut, last (otherwise they are left out)
+  --no-faults            leave out the fault stage, which the main job runs by default: each broker
+                         the run started is restarted, killed, paused and has connections cut, last,
+                         after its other vectors (the report then says the run had no fault vectors)
   --one-client           AMQP 1.0 behaviour rows through python-qpid-proton alone: no second client
                          (go-amqp) runs a failing, erroring or client-dependent row again
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: the whole conformance suite against the default implementations, ending in a report.
-#   bash scripts/conformance.sh [extra pytest options, e.g. --spec 'ce-*' --impl 'rabbitmq-*']
+#   bash scripts/conformance.sh [extra pytest options, e.g. --spec 'ce-*' --impl 'rabbitmq-*' --no-faults]
 # Output folder: $MQCONFORM_OUT (default out/): results.jsonl (the rows, JSON Lines), junit.xml (one
 # testcase per vector x implementation, its record as a JSON property), report/ (index.html,
 # summary.md, compliance.json, badges/). Exit status, in the convention of every command
@@ -215,6 +215,11 @@ else
   echo "conformance: no container engine; broker targets will report errors (use --endpoint for your own broker)" >&2
 fi
 jobs=${MQCONFORM_JOBS:-$(( cores + 1 ))}
+# The fault stage is part of the main job (durability-survives-restart and the fault vectors are
+# judged in every default run): --faults, unless the run says --no-faults (or --faults itself). The
+# report says so when a run left it out (reports/views/faults.py).
+faults=(--faults)
+for arg in "$@"; do case $arg in --) break ;; --faults|--no-faults) faults=() ;; esac; done
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts and the image builds they waited for included)"
@@ -225,7 +230,7 @@ phase=vectors
 # trap only once a foreground command ends); `trap - INT` gives it Ctrl-C back, which bash takes
 # from background commands.
 ( trap - INT; exec .venv/bin/python -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN \
-  "${parallel[@]}" --results "$out/results.jsonl" --results-complete "$complete" --junitxml "$out/junit.xml" "$@" ) &
+  "${parallel[@]}" "${faults[@]}" --results "$out/results.jsonl" --results-complete "$complete" --junitxml "$out/junit.xml" "$@" ) &
 vectors=$!
 while kill -0 "$vectors" 2>/dev/null; do wait "$vectors"; done
 wait "$vectors"

@@ -1,6 +1,11 @@
 """Fault vectors in the collection (fixtures/plugin/collect.py): after every other test of their
-target, and deselected (no rows) without --faults."""
+target, and deselected (no rows) without --faults or with --no-faults; the main job passes --faults
+unless told --no-faults."""
+import re
+from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 from fixtures.plugin.collect import in_scope_order, without_faults
 
@@ -17,13 +22,12 @@ class _Item:
 
 
 class _Config:
-    def __init__(self, faults):
-        self.faults, self.deselected = faults, []
+    def __init__(self, faults, no_faults=False):
+        self.options, self.deselected = {"faults": faults, "no_faults": no_faults}, []
         self.hook = SimpleNamespace(pytest_deselected=lambda items: self.deselected.extend(items))
 
     def getoption(self, name):
-        assert name == "faults"
-        return self.faults
+        return self.options[name]
 
 
 def _items():
@@ -49,3 +53,23 @@ def test_with_the_option_they_stay():
     items, config = _items(), _Config(True)
     without_faults(config, items)
     assert len(items) == 5 and config.deselected == []
+
+
+def test_no_faults_leaves_them_out_and_both_options_are_a_usage_error():
+    items, config = _items(), _Config(False, no_faults=True)
+    without_faults(config, items)
+    assert len(items) == 3
+    with pytest.raises(pytest.UsageError, match="--faults and --no-faults"):
+        without_faults(_Config(True, no_faults=True), _items())
+
+
+@pytest.mark.parametrize("args, passed", [((), True), (("--no-faults",), False), (("--faults",), False),
+                                          (("--spec", "x", "--", "--no-faults"), True)])
+def test_the_main_job_runs_the_faults_unless_told_no_faults(tmp_path, args, passed):
+    # The script's own lines that choose, run with bash on the arguments (the script itself is the main job).
+    import subprocess
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "conformance.sh").read_text()
+    lines = re.search(r"^faults=\(--faults\)\n^for arg in .*$", script, re.M).group(0)
+    out = subprocess.run(["bash", "-c", lines + '\necho "${faults[@]}"', "x", *args], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == ("--faults" if passed else "")
