@@ -432,3 +432,35 @@ def test_a_fault_vector_runs_after_every_pooled_job_of_its_target_in_the_fault_s
         pool.shutdown()
     assert sorted(ran[:2]) == sorted((v.id, False) for v in plain)      # the pool never runs a fault vector
     assert ran[2] == (fault.id, True)
+
+
+def test_targets_fault_stages_begin_when_the_process_moves_on_and_run_side_by_side(om_vectors, monkeypatch):
+    # leave() begins a target's fault stage in the background; two targets' stages overlap (each fault
+    # run of one waits, bounded, until the other's has begun), and the fault tests get their results.
+    import threading
+
+    from fixtures.openmessaging import faults
+    fault = next(v for v in om_vectors.vectors if faults.is_fault(v))
+    brokers = [FakeLive("fakemq"), FakeLive("othermq")]
+    for b in brokers:
+        b.version = "9.9"
+    items = [_Item(f"t.py::test_amqp091[{fault.id}::{b.target.name}]", fault, b.target, "amqp091") for b in brokers]
+    begun = {b.target.name: threading.Event() for b in brokers}
+
+    def run_vector(v, b, p, r):
+        begun[b.target.name].set()
+        other = next(n for n in begun if n != b.target.name)
+        return {"saw_the_other": begun[other].wait(10)}, "found"
+    monkeypatch.setattr(runner, "run_vector", run_vector)
+    session = SimpleNamespace(items=items, config=SimpleNamespace(getoption=lambda name: None, stash={}))
+    try:
+        for b in brokers:
+            pool.start(session, b, om_vectors.registry)
+        for b in brokers:
+            pool.leave(session, b.target.name)
+        for b, item in zip(brokers, items):
+            request = SimpleNamespace(session=session, node=item)
+            assert pool.result(request, fault, b, "amqp091", om_vectors.registry) == ({"saw_the_other": True}, "found")
+    finally:
+        pool.shutdown()
+    assert all(b.shared.get(faults.FAULT_STAGE) for b in brokers)
