@@ -10,10 +10,12 @@ from fixtures.measurements import wire
 
 
 class Topic:
-    """Hands messages back in reverse, after an earlier run's stray one; `lose` never comes back."""
+    """Hands messages back in reverse, at most `batch` a receive, after an earlier run's stray one;
+    `lose` never comes back."""
 
-    def __init__(self, lose=(), refuse=()):
-        self.sent, self.lose, self.refuse, self.receives = [], set(lose), set(refuse), 0
+    def __init__(self, lose=(), refuse=(), batch=1):
+        self.sent, self.lose, self.refuse, self.receives, self.batch = [], set(lose), set(refuse), 0, batch
+        self.asked = []
 
     def send(self, topic, message):
         if message in self.refuse:
@@ -31,6 +33,15 @@ class Topic:
         mid, message = left.pop()
         self.sent.remove((mid, message))
         return SimpleNamespace(message_id=mid, message=message)
+
+    def receive_many(self, topic, group, most):
+        self.asked.append(most)
+        out = []
+        while len(out) < min(most, self.batch) and (got := self.receive(topic, group)) is not None:
+            out.append(got)
+            if got.message == "stray":
+                break
+        return out
 
 
 def run(topic, messages, monkeypatch):
@@ -55,3 +66,11 @@ def test_a_message_that_never_comes_is_not_delivered_and_the_drain_ends(monkeypa
 def test_a_refused_send_is_that_message_not_delivered_the_others_go_on(monkeypatch):
     got = run(Topic(refuse={"b"}), ["a", "b"], monkeypatch)
     assert got[0] == ("ok", "a") and got[1][0] == "not-delivered" and "refused" in got[1][1]
+
+
+def test_a_receive_takes_several_at_once_and_asks_for_no_more_than_are_missing(monkeypatch):
+    topic = Topic(batch=16)
+    got = run(topic, [str(i) for i in range(20)], monkeypatch)
+    assert got == [("ok", str(i)) for i in range(20)]
+    assert topic.asked[0] == wire.RECEIVE_MANY and topic.asked[-1] <= 20 - wire.RECEIVE_MANY + 1
+    assert len(topic.asked) <= 4      # a stray, then two full receives at most, then the rest
