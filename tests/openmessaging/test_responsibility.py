@@ -121,6 +121,15 @@ def test_profile_credit_comes_from_observation_only():
     assert om_profile.from_observations("redelivery", crash_uncounted, "x", sources=broker)["delivery-count"]["status"] == "partial"
     uncounted = {"count_step_after_crash": 0, "count_step_after_failure": 0}
     assert om_profile.from_observations("redelivery", uncounted, "x", sources=broker)["delivery-count"]["status"] == "absent"
+    # a step that held only on a count our mapping derived (Broker-J over AMQP 0-9-1: the redelivered bit)
+    # shows nothing of the broker's: the other step missed, the requirement is absent, never partial
+    derived_crash = {"count_step_after_crash": ["deliveryCount", ["mapping"]],
+                     "count_step_after_failure": ["deliveryCount", ["broker"]]}
+    one_missed = {"count_step_after_crash": 1, "count_step_after_failure": 0}
+    assert om_profile.from_observations("redelivery", one_missed, "x", sources=derived_crash)["delivery-count"]["status"] \
+        == "absent"
+    assert om_profile.from_observations("redelivery", one_missed, "x", sources=broker)["delivery-count"]["status"] \
+        == "partial"
     assert "delivery-count" not in om_profile.from_observations("redelivery", {"count_step_after_crash": 1}, "x")
 
 
