@@ -16,7 +16,7 @@ def _failing(subjects):
 def _script(monkeypatch, results):
     calls = []
 
-    def fake(vector, b, registry):
+    def fake(vector, b, registry, held=None):
         calls.append(1)
         r = results[len(calls) - 1]
         if isinstance(r, BaseException):

@@ -5,11 +5,15 @@ vectors are `not_applicable` where it does not hold (message and scenario vector
 judged where it does; the behaviour the text asks of the header never decides "offered"."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from fixtures.openmessaging import offered, runner
+from fixtures.openmessaging import observation, offered, runner
 from fixtures.openmessaging.binding import ReceiveFailed
+from fixtures.verdict.outcomes import Unsupported
 from fixtures.verdict.verdicts import decide
+from reports.gate import audit
 
 from .test_runner import FakeBinding, FakeLive
 
@@ -83,12 +87,71 @@ def test_a_witness_lost_in_transit_is_observed_again(om_vectors, monkeypatch):
 
 def test_the_behaviour_never_decides_offered(om_vectors):
     """The `*-offered` vectors check only that the header is carried; a vector that checks what the
-    text asks the implementation to do with it is a gated one, judged at its own level."""
+    text asks the implementation to do with it is a gated one, judged at its own level. A mode's
+    witness (om-scenario) cites that MAY clause alone: what it shows is the mode itself."""
+    modes = 0
     for v in om_vectors.vectors:
-        if offered.is_witness(v, om_vectors.registry):
-            assert v.kind == "om-message" and not v.optional_feature, v.id
-            assert any(c["of"].startswith("header.") for c in v.expect["checks"]), v.id
-            assert not any(c["of"].startswith("observe.") for c in v.expect["checks"]), v.id
+        if not offered.is_witness(v, om_vectors.registry):
+            continue
+        assert not v.optional_feature, v.id
+        if v.kind == "om-scenario":
+            modes += 1
+            [clause] = v.clauses
+            assert om_vectors.registry.clauses[clause].level == "MAY", v.id
+            continue
+        assert v.kind == "om-message", v.id
+        assert any(c["of"].startswith("header.") for c in v.expect["checks"]), v.id
+        assert not any(c["of"].startswith("observe.") for c in v.expect["checks"]), v.id
+    assert modes == 3                                  # the three delivery guarantees
+
+
+def _fault_record(lost: int, duplicated: int, held: dict | None) -> dict:
+    obs = {"lost": lost, "duplicated": duplicated, "sent": 20, "confirmed": 20, "delivered": 20 - lost + duplicated,
+           "survived_restart": lost == 0}
+    return json.loads(json.dumps({
+        "kind": observation.SCENARIO_KIND, "protocol": "amqp091", "product": "fakemq", "target": "fakemq-9.9",
+        "role": "reference", "observed": observation.encode(obs), "figures": observation.encode({}), "sources": {},
+        "set_by": {}, "complete": True, **({"offered": held} if held else {})}))
+
+
+@pytest.mark.parametrize("vid,lost,duplicated", [("openmessaging.faults.at-least-once.kill", 3, 0),
+                                                  ("openmessaging.faults.exactly-once.restart", 0, 2),
+                                                  ("openmessaging.faults.at-most-once.pause", 0, 1)])
+def test_a_mode_shown_offered_binds_its_fault_rows(om_vectors, vid, lost, duplicated):
+    """A fault row is gated on its semantics' own vector: where that holds (the record's `offered`),
+    a loss or duplicate under the fault is a fail (the mode is offered and its guarantee does not
+    hold); a record without it (the mode's vector not consulted) leaves the MAY not shown."""
+    vector = _vector(om_vectors, vid)
+    feature = vector.optional_feature
+    assert feature in vector.clauses and feature.rsplit("/", 1)[1] == vid.split(".")[2]
+    ctx = audit.Context({v.id: v for v in om_vectors.vectors}, om_vectors.registry)
+    witness = offered.witness_of(vector, om_vectors.registry)
+    held = {"feature": feature, "witness": witness.id}
+    bound = audit.rejudged({"vector_id": vid}, _fault_record(lost, duplicated, held), ctx)
+    assert bound.outcome == "fail", bound.message
+    assert witness.id in " ".join(bound.notes)
+    free = audit.rejudged({"vector_id": vid}, _fault_record(lost, duplicated, None), ctx)
+    assert free.outcome == "unsupported", free.message
+    kept = audit.rejudged({"vector_id": vid}, _fault_record(0, 0, held), ctx)
+    assert kept.outcome == "pass", kept.message
+
+
+def test_a_fault_row_is_not_applicable_where_its_mode_is_not_offered(om_vectors):
+    """The exactly-once fault rows of an implementation whose exactly-once vector is `unsupported`
+    (no de-duplication: the retry came twice) are not judged: no row passes or fails a mode another
+    row says is not offered."""
+    broker = FakeLive("fakemq")
+    vector = _vector(om_vectors, "openmessaging.faults.exactly-once.kill")
+
+    def not_shown(w):
+        assert w.id == "openmessaging.delivery-semantics.exactly-once"
+        raise Unsupported("the retried send was delivered twice", feature=w.clauses[0])
+    b = FakeBinding(broker, "amqp091")
+    b.profile = {}
+    with pytest.raises(Unsupported) as info:
+        offered.require(vector, b, om_vectors.registry, not_shown, 5.0)
+    assert "openmessaging.delivery-semantics.exactly-once does not hold" in str(info.value)
+    assert decide(vector, om_vectors.registry, info.value).outcome == "not_applicable"
 
 
 @pytest.mark.parametrize("exc", [ReceiveFailed("gone")])
@@ -126,3 +189,13 @@ def test_a_witness_that_fails_on_nothing_produced_is_not_shown(om_vectors, monke
     assert witness.outcome == "unsupported", witness.message
     gated = _run(om_vectors, monkeypatch, broker, "openmessaging.system-header.priority-range", strip={"priority"})
     assert gated.outcome == "not_applicable", gated.message
+
+
+def test_a_witnessed_clause_is_judged_by_its_witness_and_gated_rows_only(om_vectors):
+    """Two rows judging one MAY clause apart could say it both offered and not (an exactly-once fault
+    row passing beside an exactly-once vector unsupported): every vector citing a clause some vector
+    witnesses is that witness or gated on it."""
+    witnessed = {f: w.id for f, w in offered._of(om_vectors.registry).items()}
+    loose = [(v.id, c) for v in om_vectors.vectors for c in v.clauses
+             if c in witnessed and v.id != witnessed[c] and v.optional_feature != c]
+    assert loose == []
