@@ -8,8 +8,11 @@ unseen by mqconform (a field it does not map, a queue it round-robins), so its a
 provider's (its verdict says so), never the broker's; only a reference row, whose every value's
 setter is recorded, shows a broker's absence. Per
 (broker, requirement, protocol) the statuses of the latest rows combine: `native` if any row observed
-the broker doing it, else `emulated` (the provider did it), else `partial`, else `absent`, else `unknown`. The evidence
-shown is that of a row with the deciding status (the first by implementation, then vector id).
+the broker doing it, else `emulated` (the provider did it), else `partial`, else `absent`, else `unknown`;
+but where one row observed it done and another observed it not done (a delivery guarantee kept when a
+consumer died and broken under a restart: profile.yaml `under_faults`), `partial`, both pieces of
+evidence shown. The evidence shown is that of a row with the deciding status (the first by
+implementation, then vector id).
 A broker has no OpenMessaging verdict; this profile is what the report says of it.
 """
 from __future__ import annotations
@@ -52,12 +55,20 @@ def combine(candidates: list[dict]) -> dict:
     profile_rows (each a status with the evidence of one row, and how many rows gave it)."""
     if not candidates:
         return {"status": "unknown", "evidence": "", "implementation": None, "vector_id": None, "rows": {}}
-    best = min(candidates, key=lambda c: (RANK.get(c["status"], RANK["unknown"]), c.get("impl") or "",
-                                          c.get("vector_id") or ""))
+    def first(cs):
+        return min(cs, key=lambda c: (RANK.get(c["status"], RANK["unknown"]), c.get("impl") or "", c.get("vector_id") or ""))
+    best = first(candidates)
     rows: dict[str, int] = {}
     for c in candidates:
         rows[c["status"]] = rows.get(c["status"], 0) + c.get("n", 1)
-    return {"status": best["status"] if best["status"] in RANK else "unknown", "evidence": best.get("evidence") or "",
+    status, evidence = best["status"], best.get("evidence") or ""
+    broken = [c for c in candidates if c["status"] in ("partial", "absent")]
+    if status in ("native", "emulated") and broken:
+        # Done in one row, seen not done in another (a guarantee kept on a consumer's death, broken
+        # under a restart): partial, with both pieces of evidence, never the better of the two.
+        worst = first(broken)
+        status, evidence = "partial", f"{evidence}; but {worst.get('evidence') or worst['status']}"
+    return {"status": status if status in RANK else "unknown", "evidence": evidence,
             "implementation": best.get("impl"), "role": best.get("role"), "vector_id": best.get("vector_id"),
             "rows": {s: rows[s] for s in PROFILE_STATUSES if s in rows}}
 
