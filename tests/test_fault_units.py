@@ -1,6 +1,8 @@
 """The units the xdist scheduler hands out (fixtures/run/scheduling.py): the targets longest first, a
 target's fault stage (`<scope>#faults`) only once every other unit is out, and only to the worker that
 ran the target's other tests (its stage runs there in the background), never to another."""
+import pytest
+
 from fixtures.run.scheduling import FAULT_UNIT, next_units
 
 WEIGHTS = {"a": 10.0, "b": 50.0, "c": 5.0}
@@ -25,3 +27,31 @@ def test_a_fault_stage_goes_to_the_worker_that_ran_its_target_and_only_then():
 def test_a_stage_nobody_ran_or_whose_worker_is_gone_goes_to_anyone():
     assert next_units([A + FAULT_UNIT], WEIGHTS, "n2", {}, ["n1", "n2"]) == [A + FAULT_UNIT]
     assert next_units([A + FAULT_UNIT], WEIGHTS, "n2", {A: "n1"}, ["n2"]) == [A + FAULT_UNIT]
+
+
+def test_a_fault_test_never_touches_its_broker_while_the_stage_runs(monkeypatch):
+    """A fault vector's result comes from the target's fault stage, which restarts the broker in the
+    background: the waiting test opens no connection (one refused mid-restart had the target marked
+    dead in run b11); a vector of any other kind names its adapter by its shared connection."""
+    import types
+
+    from fixtures.openmessaging import faults
+    from suites.openmessaging import conftest as om_conftest
+
+    touched = []
+
+    class Broker:
+        def adapter(self, protocol):
+            touched.append(protocol)
+            raise AssertionError("the broker was touched")
+    monkeypatch.setattr(om_conftest.om_second, "witnessed", lambda run, *a, **k: ({}, types.SimpleNamespace()))
+    monkeypatch.setattr(om_conftest, "_observed", lambda *a, **k: None)
+    monkeypatch.setattr(om_conftest, "findings", lambda node: types.SimpleNamespace(merge=lambda found: None))
+    request = types.SimpleNamespace(config=types.SimpleNamespace(getoption=lambda *a, **k: False), node=None)
+    fault_vector = types.SimpleNamespace(id="openmessaging.faults.at-least-once.restart", kind="om-fault")
+    assert faults.is_fault(fault_vector)
+    om_conftest.run_om(request, fault_vector, Broker(), None, "amqp091", None)
+    assert touched == []
+    other = types.SimpleNamespace(id="openmessaging.delivery-semantics.at-least-once", kind="om-scenario")
+    with pytest.raises(AssertionError, match="touched"):
+        om_conftest.run_om(request, other, Broker(), None, "amqp091", None)
