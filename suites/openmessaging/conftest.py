@@ -78,10 +78,13 @@ def run_om(request, vector, broker, registry, protocol, om_figures):
     # The shared connection names the client library in the result row. A provider under test runs in
     # its own process; a fault vector's result comes from the target's fault stage, which restarts,
     # kills and pauses the broker in the background while this test waits: this thread never touches
-    # the broker then (a connection refused mid-restart would have the target marked dead, run b11),
-    # and the stage's own bindings open what the row names.
-    if not protocol.startswith("provider:") and not faults.is_fault(vector):
-        broker.adapter(protocol)
+    # the broker then (a connection refused mid-restart would have the target marked dead, run b11):
+    # its row names the protocol's client library without a connection.
+    if not protocol.startswith("provider:"):
+        if faults.is_fault(vector):
+            broker.name_library(protocol)
+        else:
+            broker.adapter(protocol)
     try:
         # over AMQP 1.0 a failure is seen again by the second client (fixtures/links/om_second.py; --one-client: not)
         figures, found = om_second.witnessed(lambda: pool.result(request, vector, broker, protocol, registry), vector,
