@@ -42,7 +42,7 @@ from . import bundle, certificate, outlock, stopping
 ROOT = Path(__file__).resolve().parent.parent
 # Suites left out of a certification: they yield no rows (drawn events through brokers fail as pytest
 # failures until saved as vectors; CloudEvents through brokers and the cross-protocol survival are
-# measurements, docs in the README).
+# measurements, docs/brokers.md, "CloudEvents through brokers").
 NOT_CERTIFYING = ("suites/properties", "suites/cloudevents/test_cross_protocol.py",
                   "suites/cloudevents/test_transit.py")
 # A broker is not certified on OpenMessaging: that text's verdicts belong to providers (an

@@ -77,7 +77,7 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
   --clause GLOB          only vectors of clauses matching GLOB
   --level LEVEL          only vectors of that level (MUST, SHOULD, ...)
   --target GLOB          catalog brokers to run (`{PROG} images --list`)
-  --endpoint NAME=URL    a broker you run (README, Brokers); its password from MQCONFORM_PASSWORD_NAME
+  --endpoint NAME=URL    a broker you run (docs/brokers.md); its password from MQCONFORM_PASSWORD_NAME
   --impl GLOB            only implementations whose name matches
   --expectations PATH    known deviations (file or folder, repeatable; default expectations/): the
                          rows are marked, the report annotated and the gate judged with these
@@ -86,6 +86,11 @@ OPTIONS are the suite's selection options (all of `.venv/bin/python -m pytest su
                          after its other vectors (the report then says the run had no fault vectors)
   --one-client           AMQP 1.0 behaviour rows through python-qpid-proton alone: no second client
                          (go-amqp) runs a failing, erroring or client-dependent row again
+  --shard I/N --sharded-run ID
+                         run the I-th of N shares of the targets, codecs and client libraries on
+                         this machine (the same split on every machine given the same options;
+                         docs/shards.md); then `{PROG} report` and `{PROG} gate` with every shard's
+                         results.jsonl merge them, and the gate refuses a run with a shard missing
 
 environment:
   MQCONFORM_OUT          output folder (default out/)
@@ -153,7 +158,8 @@ GATE_EXIT = f"""\
      says 3 for that)
   2  usage or input error: bad arguments, a missing or unreadable results path, a malformed
      expectations file, an invalid record (file:line), two rows of one run, vector, implementation
-     and protocol with different outcomes (each file:line, in any order), or no result records at all
+     and protocol with different outcomes (each file:line, in any order), a run split across machines
+     (run --shard) whose shards are not all given (each missing shard named), or no result records at all
 """
 
 

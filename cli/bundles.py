@@ -28,7 +28,7 @@ def _certify_parser() -> argparse.ArgumentParser:
             vectors of every binding it offers, into the same bundle; `./mqconform codec-check` first."""))
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--endpoint", metavar="NAME=URL",
-                       help="the broker: NAME=amqp[s]://user[:pass]@host:port[/vhost][?option=value&...] (README, Brokers)")
+                       help="the broker: NAME=amqp[s]://user[:pass]@host:port[/vhost][?option=value&...] (docs/brokers.md)")
     which.add_argument("--codec", metavar="NAME=COMMAND",
                        help="a CloudEvents codec: NAME (the implementation's name, as its shim's handshake says it) "
                             "and the shim's command, split as a shell would (quote it: --codec NAME='COMMAND ARG...')")

@@ -4,7 +4,8 @@ The rule: what can be refused from the arguments alone is refused here, as a usa
 naming the option and the value, before scripts/conformance.sh starts the image build, Spark or
 pytest (each of which costs seconds to minutes before pytest itself would refuse the same value):
 a --target glob that matches no catalog target, an --expectations file that cannot be read or is
-malformed (FILE:LINE and field, fixtures/verdict/expectations.py). Everything else stays pytest's
+malformed (FILE:LINE and field, fixtures/verdict/expectations.py), a --shard that is not I/N or has
+no --sharded-run. Everything else stays pytest's
 to check. pytest takes no abbreviated option (allow_abbrev=False), so `--target X` and
 `--target=X` are the only spellings to read.
 
@@ -74,6 +75,13 @@ def problem(argv: list[str]) -> str | None:
         if unknown:   # the words of fixtures/run/targets.py select(), which pytest would say later
             return (f"--target {', '.join(repr(g) for g in unknown)} matches no target "
                     f"(known: {', '.join(known)}; `./mqconform images --list`)")
+    shard, sharded = values(argv, "--shard"), values(argv, "--sharded-run")
+    if shard or sharded:
+        from fixtures.run.shards import parse
+        try:   # the words the plugin would say (fixtures/plugin/run.py), before the images and Spark start
+            parse(shard[-1] if shard else None, (sharded[-1] if sharded else None) or os.environ.get("MQCONFORM_SHARDED_RUN"))
+        except ValueError as exc:
+            return str(exc)
     expectations = values(argv, "--expectations")
     if expectations:
         from fixtures.verdict.expectations import ExpectationsError, load_all

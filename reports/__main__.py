@@ -128,6 +128,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--expectations", nargs="+", action="extend", default=[], metavar="FILE",
                    help="expectations YAML file or folder of them (repeatable)")
     g.add_argument("--strict", action="store_true", help="exit 3 on expired or stale expectations")
+    g.add_argument("--one-shard", action="store_true",
+                   help="the rows are one shard of a run split across machines (run --shard), judged alone, as a "
+                        "shard's own job does; without it a split run must have every shard among --results")
     g.add_argument("--today", default=None, metavar="YYYY-MM-DD", help="judge expiry as of this date (default: today)")
     g.add_argument("--registry", default=None, metavar="DIR|none",
                    help="the vectors tree whose spec, clause and vector ids a row may name (default: MQCONFORM_REGISTRY, else "
@@ -183,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             today = dt.date.fromisoformat(args.today) if args.today else None
         except ValueError:
             p.error(f"--today: not a date: {args.today!r}")
-        return gate.run(args.results, args.expectations, today=today, strict=args.strict, registry=args.registry)
+        return gate.run(args.results, args.expectations, today=today, strict=args.strict, registry=args.registry,
+                        one_shard=args.one_shard)
 
     from .spark.session import parse_conf
 

@@ -220,6 +220,10 @@ jobs=${MQCONFORM_JOBS:-$(( cores + 1 ))}
 # report says so when a run left it out (reports/views/faults.py).
 faults=(--faults)
 for arg in "$@"; do case $arg in --) break ;; --faults|--no-faults) faults=() ;; esac; done
+# A shard of a run split across machines (--shard I/N, docs/shards.md) is gated alone here; the run is
+# gated whole by `./mqconform gate` over every shard's results.jsonl.
+one_shard=()
+for arg in "$@"; do case $arg in --) break ;; --shard|--shard=*) one_shard=(--one-shard) ;; esac; done
 parallel=()
 [ "$jobs" -gt 1 ] 2>/dev/null && parallel=(-n "$jobs" --dist loadgroup)
 python3 -m fixtures.run.clock mark "$phases" "vectors (broker starts and the image builds they waited for included)"
@@ -287,7 +291,8 @@ python3 -m fixtures.run.clock early "$phases" "gate"
 ( audit_status=0
   .venv/bin/python -m reports.gate.audit "$out/results.jsonl" || audit_status=$?
   gate_status=0
-  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" || gate_status=$?
+  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" "${one_shard[@]}" \
+    || gate_status=$?
   if [ "$gate_status" = 0 ]; then exit "$audit_status"; else exit "$gate_status"; fi
 ) > "$out/gate.log" 2> "$out/gate.err" &
 gating=$!

@@ -6,6 +6,8 @@ import textwrap
 
 import pytest
 
+from fixtures.verdict.row import SCHEMA_VERSION
+
 from .paths import ROOT, VECTORS
 
 SUITE = """
@@ -56,7 +58,7 @@ def test_vector_ids_are_test_ids_and_every_case_gets_a_record(project):
     assert "ce-amqp.binary.prefer-underscore::mqconform-reference" in ids
     assert {r["spec_revision"] for r in rows} == {"1.0.3-wip"}
     assert len({r["run_id"] for r in rows}) == 1
-    assert all(r["schema_version"] == 5 and r["tally"] is None for r in rows)   # a tally is a fault vector's only
+    assert all(r["schema_version"] == SCHEMA_VERSION and r["tally"] is None for r in rows)   # a tally is a fault vector's only
     assert result.ret in (0, 1)
 
 
@@ -235,3 +237,13 @@ def test_a_bad_codec_option_is_a_usage_error(project):
     result = run(project, "--codec", "no command")
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*--codec 'no command': NAME=COMMAND is expected*"])
+
+
+def test_a_bad_shard_is_a_usage_error(project):
+    (project.path / "none.yaml").write_text("expectations: []\n")
+    result = run(project, "--impl", "mqconform-reference", "--shard", "1/2")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*--sharded-run ID*"])
+    result = run(project, "--impl", "mqconform-reference", "--shard", "3/3", "--sharded-run", "x")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*1 unit(s) to share out (mqconform-reference), fewer than 3 shards*"])

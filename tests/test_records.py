@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from fixtures.verdict import row
 from fixtures.verdict.records import RecordWriter, read_records
 
 RUN = {"run_id": "r" * 32, "run_started": "2026-11-21T00:00:00.000Z", "suite_version": "0.1.0", "vectors_digest": "sha256:x"}
@@ -27,7 +28,7 @@ def test_lines_carry_run_metadata(tmp_path):
     lines = (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2
     rows = [json.loads(x) for x in lines]
-    assert rows[0]["schema_version"] == 5 and rows[0]["run_id"] == RUN["run_id"]
+    assert rows[0]["schema_version"] == row.SCHEMA_VERSION and rows[0]["run_id"] == RUN["run_id"]
     assert rows[0]["tally"] is None                      # only a fault vector's row has one
     assert rows[1]["message"] == "ünïcode\nand newline"
 

@@ -62,6 +62,16 @@ def expectations_of(*argv: str) -> list[str]:
     return r.stdout.splitlines()
 
 
+def test_run_args_refuse_a_shard_that_cannot_be_merged(monkeypatch):
+    monkeypatch.delenv("MQCONFORM_SHARDED_RUN", raising=False)
+    assert "--sharded-run ID" in run_args.problem(["--shard", "1/2"])
+    assert "expected I/N" in run_args.problem(["--shard=0/2", "--sharded-run", "x"])
+    assert "without --shard" in run_args.problem(["--sharded-run", "x"])
+    assert run_args.problem(["--shard", "2/2", "--sharded-run=ci-1"]) is None
+    monkeypatch.setenv("MQCONFORM_SHARDED_RUN", "ci-2")
+    assert run_args.problem(["--shard", "1/3"]) is None
+
+
 def test_the_runs_expectations_files_are_the_gates(tmp_path):
     mine = tmp_path / "mine.yaml"
     mine.write_text(MINE, encoding="utf-8")

@@ -15,7 +15,8 @@ Exit codes (also in --help and docs/reports.md):
      before its run, naming a spec, clause or vector the registry does not know, or
      disagreeing with its run's other rows on run metadata; named by file:line), two
      rows of one key (run, vector, implementation, protocol) with different outcomes,
-     in any order (reports/rows/conflicts.py; each named by file:line), or no result records at all
+     in any order (reports/rows/conflicts.py; each named by file:line), a run split across
+     machines (--shard) with a shard missing (reports/gate/shards.py), or no result records at all
   3  only with --strict: nothing uncovered, but some expectation has expired,
      is stale (every result it matches now passes), or lists a deviation on rows that
      are no longer judged (error or not_applicable: they confirm nothing)
@@ -42,7 +43,7 @@ except ImportError:  # run from outside the project root: the loader lives besid
     from fixtures.verdict import expectations as exp_mod
 
 from ..rows.outcomes import FAILING, PASSING
-from . import read_plain
+from . import read_plain, shards
 
 EXIT_OK, EXIT_UNCOVERED, EXIT_USAGE, EXIT_STRICT = 0, 1, 2, 3
 
@@ -141,7 +142,7 @@ def report(res: GateResult, out=sys.stdout) -> None:
 
 
 def run(results: list[str], expectation_paths: list[str], today: dt.date | None = None,
-        strict: bool = False, registry: str | None = None) -> int:
+        strict: bool = False, registry: str | None = None, one_shard: bool = False) -> int:
     from ..rows import trust as trust_mod
 
     try:
@@ -162,6 +163,15 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
         return EXIT_USAGE
     if not reading.rows:
         print("reports gate: no result records in the inputs; refusing to pass an empty run", file=sys.stderr)
+        return EXIT_USAGE
+    # A run split across machines is judged whole (reports/gate/shards.py): a shard missing is an input error,
+    # unless the rows are said to be one shard judged alone (a shard's own job; it says so).
+    if one_shard:
+        for line in shards.alone(reading.rows):
+            print(f"reports gate: {line}", file=sys.stderr)
+    elif missing := shards.problems(reading.rows):
+        for line in missing:
+            print(f"reports gate: {line}", file=sys.stderr)
         return EXIT_USAGE
     for line in gate_warnings(expectations, {r["impl"] for r in reading.rows}):
         print(f"reports gate: warning: expectations: {line}", file=sys.stderr)

@@ -16,7 +16,7 @@ from ..rows import timeutil, validate
 from ..rows.conflicts import Conflicts
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
-           "clause_outcomes", "error_kind", "protocol", "started", "suite_version", "vectors_digest")
+           "clause_outcomes", "error_kind", "protocol", "started", "suite_version", "vectors_digest", "shard")
 
 
 # A row's (file, line or None): where reports/rows/conflicts.py names it.
