@@ -64,13 +64,9 @@ def checkout_problem(cert: dict) -> str | None:
     want = str(cert["suite"]["commit"])
     if bundle.LOCAL_CHANGES in want or not want or want.startswith("unknown"):
         return f"the certificate names suite commit {want!r}: no published commit can run its vectors again"
-    try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"cannot read this checkout's commit: {exc}"
+    from fixtures import tree_commit
+
+    head, dirty = tree_commit(ROOT) or ("", False)
     if head != want:
         return (f"this checkout is commit {head or 'unknown'}, the certificate's is {want}: "
                 f"`git checkout {want}` and verify from there")

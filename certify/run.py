@@ -78,17 +78,14 @@ def _say(text: str) -> None:
 
 
 def suite_commit() -> str:
-    """The checkout's full commit, and whether files it tracks were changed ("unknown" outside git)."""
-    try:
-        sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
+    """The tree's full commit, and whether files it tracks were changed ("unknown" outside git and
+    without an installed tree's BUILD.json: fixtures.tree_commit)."""
+    from fixtures import tree_commit
+
+    known = tree_commit(ROOT)
+    if known is None:
         return "unknown (not a git checkout)"
-    if not sha:
-        return "unknown (not a git checkout)"
-    return f"{sha} {bundle.LOCAL_CHANGES}" if dirty else sha
+    return f"{known[0]} {bundle.LOCAL_CHANGES}" if known[1] else known[0]
 
 
 def default_out(name: str) -> Path:
@@ -257,7 +254,8 @@ def certify_codec(codec: str, specs: list[str], out: str | None = None, deviatio
 def _in_bundle(name: str, out: str | None, run) -> int:
     """The bundle's frame: a new OUT claimed, a partial folder and a temporary store made, `run` called
     (target, partial, store, commit) and both removed however it ends."""
-    target = Path(out) if out else default_out(name)
+    # absolute: the run and the report it starts work in the suite's own folder, not the caller's
+    target = (Path(out) if out else default_out(name)).absolute()
     target.parent.mkdir(parents=True, exist_ok=True)
     with stopping.handled(), outlock.claim(target) as other:
         if other is not None:
@@ -368,5 +366,5 @@ def _certify(name, shown, selection, specs, target, partial, store, entries, dev
     for s in f["specs"]:
         _say(f"  {s['spec']} {s['spec_revision']}: {s['verdict'] or s['covers']}")
     _say(f"{name}: {certificate.overall(f)}; bundle {target} (MANIFEST.sha256 {manifest})")
-    _say(f"check it with: ./mqconform verify {target}")
+    _say(f"check it with: {os.environ.get('MQCONFORM_PROG', './mqconform')} verify {target}")   # as cli/common.py PROG
     return EXIT_OK if certificate.holds(f) else EXIT_NOT_CONFORMANT

@@ -2,10 +2,12 @@
 --help refers to it (cli/__main__.py states the convention once, in `./mqconform --help`)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROG = "./mqconform"
+# `mqconform` when installed (src/mqconform/__init__.py sets MQCONFORM_PROG), else a checkout's entry
+PROG = os.environ.get("MQCONFORM_PROG", "./mqconform")
 CONVENTION = """\
 exit codes, one convention for every command:
   0  done, and the result is good

@@ -49,6 +49,17 @@ if [ ${#want_apt[@]} -gt 0 ]; then
   fi
 fi
 
+# An installed mqconform (pip install mqconform; src/mqconform/__init__.py) names its interpreter in
+# MQCONFORM_PYTHON: its packages are that environment's, so only Delta Lake's jars are resolved here.
+if [ -n "${MQCONFORM_PYTHON:-}" ]; then
+  if [ -n "$ready" ]; then : > "$ready"; fi
+  log="${MQCONFORM_STATE:-/tmp}/spark-ivy.log"
+  mkdir -p "$(dirname "$log")"
+  timeout 600 "$MQCONFORM_PYTHON" -m reports.spark.deltajars >/dev/null 2>"$log" || {
+    cat "$log" >&2; echo "bootstrap: could not resolve Delta Lake's jars" >&2; exit 1; }
+  exit 0
+fi
+
 py=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv
@@ -97,13 +108,17 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   wait "$spark_job" || { cat "$wheels.log" >&2; rm -f "$wheels.log"; spark_job=""; echo "bootstrap: could not build Spark's wheels" >&2; exit 1; }
   spark_job=""
   rm -f "$wheels.log"
-  "${pip[@]}" install -q --find-links "$wheels" .
+  # The dependencies only, never the project itself: its wheel (pyproject.toml) carries a pytest11
+  # entry point and a copy of this tree, which would be loaded in place of the checkout.
+  mapfile -t report_reqs < <(requirements report)
+  "${pip[@]}" install -q --find-links "$wheels" "${spark_reqs[@]}" "${report_reqs[@]}"
   rm -rf "$wheels"; wheels=""
   touch "$stamp"
 fi
 if [ -n "$ready" ]; then : > "$ready"; fi
 if [ "$mode" = all ] && { [ ! -f "$dev_stamp" ] || [ pyproject.toml -nt "$dev_stamp" ]; }; then
-  "${pip[@]}" install -q '.[dev]'
+  mapfile -t dev_reqs < <(.venv/bin/python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]))')
+  "${pip[@]}" install -q "${dev_reqs[@]}"
   touch "$dev_stamp"
 fi
 # Spark resolves the jars once into .venv/spark-ivy; later builds start without a registry.

@@ -57,6 +57,10 @@ python3 -m fixtures.run.clock mark "$phases" "Python environment for the vectors
 python3 -m fixtures.run.clock sample-memory "$out/memory.json" &
 sampler=$!
 state="${MQCONFORM_STATE:-.mqconform}"
+# The interpreter: the checkout's .venv, or an installed mqconform's (src/mqconform/__init__.py sets it).
+python="${MQCONFORM_PYTHON:-.venv/bin/python}"
+cds_log=.venv/spark-cds.log
+[ -n "${MQCONFORM_PYTHON:-}" ] && cds_log="$state/spark-cds.log"
 engine_started="$out/.engine-started"   # exists once images.sh has started a podman service
 engine_ready="$out/.engine-ready"       # exists once the container engine answers
 venv_ready="$out/.venv-ready"           # exists once the packages the vectors and the provisioning import are in .venv
@@ -175,7 +179,7 @@ set -m
   python3 -m fixtures.run.clock done "$phases" "Spark's packages (for the report)"
   : > "$env_done"
   python3 -m fixtures.run.clock early "$phases" "report (Spark)"
-  exec nice -n 19 .venv/bin/python -m reports build --results "$out/results.jsonl" --out "$out/report" \
+  exec nice -n 19 "$python" -m reports build --results "$out/results.jsonl" --out "$out/report" \
     --expectations "${expectations[@]}" --wait-for "$complete" --wait-timeout "${MQCONFORM_REPORT_WAIT_S:-7200}" \
     > "$out/report.log" 2>&1 ) &
 report=$!
@@ -233,7 +237,7 @@ phase=vectors
 # pytest runs in the background so that a trapped signal interrupts the wait for it (bash runs a
 # trap only once a foreground command ends); `trap - INT` gives it Ctrl-C back, which bash takes
 # from background commands.
-( trap - INT; exec .venv/bin/python -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN \
+( trap - INT; exec "$python" -m pytest suites -p no:cacheprovider -p no:unraisableexception -q -rN \
   "${parallel[@]}" "${faults[@]}" --results "$out/results.jsonl" --results-complete "$complete" --junitxml "$out/junit.xml" "$@" ) &
 vectors=$!
 while kill -0 "$vectors" 2>/dev/null; do wait "$vectors"; done
@@ -289,9 +293,9 @@ python3 -m fixtures.run.clock early "$phases" "gate"
 # the record does not give, fail the job as an uncovered failure does (1), each named; the gate's own
 # usage error (2) still wins.
 ( audit_status=0
-  .venv/bin/python -m reports.gate.audit "$out/results.jsonl" || audit_status=$?
+  "$python" -m reports.gate.audit "$out/results.jsonl" || audit_status=$?
   gate_status=0
-  .venv/bin/python -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" "${one_shard[@]}" \
+  "$python" -m reports gate --results "$out/results.jsonl" --expectations "${expectations[@]}" "${one_shard[@]}" \
     || gate_status=$?
   if [ "$gate_status" = 0 ]; then exit "$audit_status"; else exit "$gate_status"; fi
 ) > "$out/gate.log" 2> "$out/gate.err" &
@@ -321,7 +325,7 @@ echo "conformance: report in $out/report/index.html"
 # beside the gate.
 python3 -m fixtures.run.clock early "$phases" "class data archive (for later reports)"
 set -m
-timeout 900 .venv/bin/python -m reports.spark.class_data_archive >/dev/null 2>.venv/spark-cds.log &
+timeout 900 "$python" -m reports.spark.class_data_archive >/dev/null 2>"$cds_log" &
 cds=$!
 set +m
 python3 -m fixtures.run.clock mark "$phases" "gate"
@@ -334,7 +338,7 @@ rm -f "$out/gate.log" "$out/gate.err"
 [ "$gate" = 124 ] && { echo "conformance: the gate did not end within 300s; stopped it" >&2; gate=2; }
 if [ -n "$cds" ]; then
   python3 -m fixtures.run.clock mark "$phases" "class data archive (for later reports)"
-  wait_bounded "$cds" 960 || echo "conformance: no class data sharing archive for Spark (later builds run without it; see .venv/spark-cds.log)" >&2
+  wait_bounded "$cds" 960 || echo "conformance: no class data sharing archive for Spark (later builds run without it; see $cds_log)" >&2
   cds=""
 fi
 python3 -m fixtures.run.clock mark "$phases" "end"

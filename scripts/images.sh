@@ -78,7 +78,7 @@ if [ -n "$ready" ]; then
     sleep 0.5
   done
 fi
-.venv/bin/python -m fixtures.provision build "${build_args[@]}"
+"${MQCONFORM_PYTHON:-.venv/bin/python}" -m fixtures.provision build "${build_args[@]}"
 built=$?
 for p in "${pids[@]}"; do wait "$p" || true; done
 say "images in $(( $(date +%s) - t0 ))s"
