@@ -58,3 +58,21 @@ def test_a_fault_test_never_touches_its_broker_while_the_stage_runs(monkeypatch)
     other = types.SimpleNamespace(id="openmessaging.delivery-semantics.at-least-once", kind="om-scenario")
     with pytest.raises(AssertionError, match="touched"):
         om_conftest.run_om(request, other, Broker(), None, "amqp091", None)
+
+
+def test_a_row_names_the_library_of_its_own_protocol_not_the_brokers_others():
+    """Review 18: a broker's rows named every library opened on it so far (pika on an AMQP 1.0 row,
+    in whatever order the tests came); a row with a protocol names that protocol's library alone."""
+    import types
+
+    from fixtures.adapters import registry
+    from fixtures.run.brokers import BrokerPool
+
+    pool = BrokerPool("r" * 32)
+    target = types.SimpleNamespace(key=("t", ""), name="t")
+    pool._brokers[target.key] = types.SimpleNamespace(identity=lambda: {"name": "t"},
+                                                      libraries=["pika 1.3.2", "python-qpid-proton 0.40.0"])
+    amqp10 = registry.get("amqp10").adapter.library
+    assert pool.identity(target, "amqp10") == ({"name": "t"}, amqp10)
+    assert pool.identity(target) == ({"name": "t"}, "pika 1.3.2, python-qpid-proton 0.40.0")   # a row of several
+    assert pool.identity(target, "no-such-protocol")[1] == "pika 1.3.2, python-qpid-proton 0.40.0"
