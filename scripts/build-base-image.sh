@@ -10,7 +10,8 @@
 #   scripts/build-base-image.sh SUITE [IMAGE]      e.g. trixie  -> mqconform/debian-base:trixie
 #
 # Cached: nothing is done when IMAGE already exists (MQCONFORM_REBUILD_BASE=1 forces a rebuild).
-# Env: MQCONFORM_ENGINE_CLI (podman|docker; default podman when installed, else docker),
+# Env: MQCONFORM_ENGINE_CLI (the engine's command line, words split on spaces: podman, docker, or a
+#      remote engine's `podman --remote --url tcp://HOST:PORT`; default podman when installed, else docker),
 #      MQCONFORM_DEBIAN_MIRROR (default: the host's Debian mirror from /etc/apt, else deb.debian.org),
 #      MQCONFORM_STATE (scratch space; default <project>/.mqconform),
 #      CONTAINERS_CONF (for podman; scripts/container-engine.sh prints it),
@@ -29,14 +30,15 @@ if [ -z "${CONTAINERS_CONF:-}" ] && [ -f "$state/containers.conf" ]; then
     export CONTAINERS_CONF="$state/containers.conf"
 fi
 
-cli="${MQCONFORM_ENGINE_CLI:-}"
-if [ -z "$cli" ]; then
-    if command -v podman >/dev/null 2>&1; then cli=podman; else cli=docker; fi
+# The whole command line: a remote engine's images are looked up and imported there, not here.
+read -r -a cli <<< "${MQCONFORM_ENGINE_CLI:-}"
+if [ "${#cli[@]}" -eq 0 ]; then
+    if command -v podman >/dev/null 2>&1; then cli=(podman); else cli=(docker); fi
 fi
 log() { echo "build-base-image: $*" >&2; }
 die() { echo "build-base-image: error: $*" >&2; exit 1; }
 
-image_id() { "$cli" image inspect --format '{{.Id}}' "$1" 2>/dev/null; }
+image_id() { "${cli[@]}" image inspect --format '{{.Id}}' "$1" 2>/dev/null; }
 
 if [ "${MQCONFORM_REBUILD_BASE:-0}" != 1 ] && id="$(image_id "$image")" && [ -n "$id" ]; then
     echo "$id"; exit 0
@@ -55,9 +57,9 @@ if { ! command -v mmdebstrap >/dev/null 2>&1 && ! command -v debootstrap >/dev/n
     # the official Debian image stands in for the local base.
     [ "${MQCONFORM_BASE_SOURCE:-}" = debootstrap ] && die "a local base needs root and the mmdebstrap or debootstrap package"
     log "no mmdebstrap or debootstrap as root here: using docker.io/library/debian:$suite from the registry"
-    timeout 600 "$cli" pull "docker.io/library/debian:$suite" >&2 \
+    timeout 600 "${cli[@]}" pull "docker.io/library/debian:$suite" >&2 \
         || die "neither debootstrap (as root) nor the registry image debian:$suite is available"
-    "$cli" tag "docker.io/library/debian:$suite" "$image"
+    "${cli[@]}" tag "docker.io/library/debian:$suite" "$image"
     image_id "$image"
     exit 0
 fi
@@ -120,7 +122,7 @@ tool_version="$tool $(dpkg-query -W -f '${Version}' "$tool" 2>/dev/null || echo 
 created="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 log "importing as $image"
-"$cli" import \
+"${cli[@]}" import \
     --change "LABEL mqconform.base.suite=$suite" \
     --change "LABEL mqconform.base.mirror=$mirror" \
     --change "LABEL mqconform.base.created=$created" \
