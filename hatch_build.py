@@ -6,20 +6,25 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+import tomllib
 from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
 def _commit(root: Path) -> dict:
+    """The commit, and whether what the wheel takes differs from it: a tracked file changed, or a file
+    git does not ignore and does not track under a folder the wheel takes (it would be shipped)."""
     carried = root / "BUILD.json"
     if carried.is_file():
         return json.loads(carried.read_text(encoding="utf-8"))
+    taken = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"][
+        "targets"]["wheel"]["only-include"]
     try:
         sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                              timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all", "--",
+                                *taken, "src/mqconform"], capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         sha, dirty = "", ""
     return {"commit": sha or None, "dirty": bool(dirty)}

@@ -78,10 +78,15 @@ def problem(argv: list[str]) -> str | None:
     shard, sharded = values(argv, "--shard"), values(argv, "--sharded-run")
     if shard or sharded:
         from fixtures.run.shards import parse
-        try:   # the words the plugin would say (fixtures/plugin/run.py), before the images and Spark start
-            parse(shard[-1] if shard else None, (sharded[-1] if sharded else None) or os.environ.get("MQCONFORM_SHARDED_RUN"))
+        # the words the plugin would say (fixtures/plugin/run.py), before the images and Spark start; the
+        # environment's id counts only with --shard
+        run = (sharded[-1] if sharded else None) or (os.environ.get("MQCONFORM_SHARDED_RUN") if shard else None)
+        try:
+            parse(shard[-1] if shard else None, run)
         except ValueError as exc:
             return str(exc)
+        if shard and os.environ.get("MQCONFORM_RUN_ID"):
+            return "--shard: MQCONFORM_RUN_ID names one run, and each shard is a run of its own: leave it unset"
     expectations = values(argv, "--expectations")
     if expectations:
         from fixtures.verdict.expectations import ExpectationsError, load_all

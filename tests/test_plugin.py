@@ -239,7 +239,7 @@ def test_a_bad_codec_option_is_a_usage_error(project):
     result.stderr.fnmatch_lines(["*--codec 'no command': NAME=COMMAND is expected*"])
 
 
-def test_a_bad_shard_is_a_usage_error(project):
+def test_a_bad_shard_is_a_usage_error(project, monkeypatch):
     (project.path / "none.yaml").write_text("expectations: []\n")
     result = run(project, "--impl", "mqconform-reference", "--shard", "1/2")
     assert result.ret == 4
@@ -247,3 +247,12 @@ def test_a_bad_shard_is_a_usage_error(project):
     result = run(project, "--impl", "mqconform-reference", "--shard", "3/3", "--sharded-run", "x")
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*1 unit(s) to share out (mqconform-reference), fewer than 3 shards*"])
+    # under xdist a worker cannot refuse: it keeps nothing, the controller says why, nothing is run
+    result = run(project, "-n", "2", "--impl", "mqconform-reference", "--shard", "1/3", "--sharded-run", "x")
+    rows = project.path / "r.jsonl"
+    assert result.ret == 5 and (not rows.exists() or not rows.read_text())
+    result.stderr.fnmatch_lines(["*--shard 1/3: this selection has fewer units*than 3 shards*"])
+    # the environment's id alone (a CI exporting it for every job) does not make a run a shard
+    monkeypatch.setenv("MQCONFORM_SHARDED_RUN", "ci-9")
+    result = run(project, "--impl", "mqconform-reference", "-q")
+    assert result.ret in (0, 1)

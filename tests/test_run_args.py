@@ -92,8 +92,8 @@ def test_the_runs_expectations_files_are_the_gates(tmp_path):
     script = (ROOT / "scripts" / "conformance.sh").read_text(encoding="utf-8")
     assert 'expectations_of "$@"' in script and "--expectations expectations" not in script
     commands = [ln for ln in script.splitlines() if not ln.lstrip().startswith("#")]
-    gate_line = next(ln for ln in commands if ".venv/bin/python -m reports gate" in ln)
-    at = next(i for i, ln in enumerate(commands) if ".venv/bin/python -m reports build" in ln)
+    gate_line = next(ln for ln in commands if "\"$python\" -m reports gate" in ln)
+    at = next(i for i, ln in enumerate(commands) if "\"$python\" -m reports build" in ln)
     build_lines = commands[at:at + 2]
     assert '--expectations "${expectations[@]}"' in gate_line, gate_line
     assert any('--expectations "${expectations[@]}"' in ln for ln in build_lines), build_lines

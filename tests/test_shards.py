@@ -21,8 +21,8 @@ def test_parse_reads_i_of_n_and_refuses_what_is_not_one():
     assert shards.parse(None, None) is None
     s = shards.parse("2/3", "pipeline-41")
     assert (s.index, s.count, s.run, str(s)) == (2, 3, "pipeline-41", "2/3")
-    assert s.record() == {"run": "pipeline-41", "index": 2, "count": 3}
-    for bad in ("0/2", "3/2", "1-2", "a/b", "", "1/0"):
+    assert s.record("d1") == {"run": "pipeline-41", "index": 2, "count": 3, "split": "d1"}
+    for bad in ("0/2", "3/2", "1-2", "a/b", "", "1/0", "1/1001"):
         with pytest.raises(ValueError, match="--shard"):
             shards.parse(bad, "r")
     with pytest.raises(ValueError, match="--sharded-run"):
@@ -35,7 +35,9 @@ def test_parse_reads_i_of_n_and_refuses_what_is_not_one():
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5])
 def test_every_test_runs_in_exactly_one_shard_and_a_unit_stays_in_one(count):
-    runs = [shards.split(NODEIDS, shards.Shard(i, count, "r"))[0] for i in range(1, count + 1)]
+    splits = [shards.split(NODEIDS, shards.Shard(i, count, "r")) for i in range(1, count + 1)]
+    runs = [keep for keep, _, _ in splits]
+    assert len({digest for _, _, digest in splits}) == 1                # every shard made the same split
     every = sorted(k for run in runs for k in run)
     assert every == list(range(len(NODEIDS)))                      # each test once
     for run in runs:
@@ -54,27 +56,31 @@ def test_the_split_depends_on_the_units_only_not_their_order():
         assert a == b
 
 
-def test_longest_first_onto_the_least_loaded_shard():
-    where = shards.assign({"impl:rocketmq-5.5.0": 30, "impl:rocketmq-5.3.3": 25, "impl:rabbitmq-4.3.6": 50,
-                           "impl:garagemq": 20, "impl:mqconform-reference": 60}, 2)
+def test_longest_first_onto_the_least_loaded_shard_by_names_alone():
+    units = ["impl:rocketmq-5.5.0", "impl:rocketmq-5.3.3", "impl:rabbitmq-4.3.6", "impl:garagemq",
+             "impl:mqconform-reference"]
+    where = shards.assign(units, 2)
     # measured costs, longest first: 141.7 s -> 1; 106.3 s -> 2; 105.0 s -> 2 (106.3 < 141.7); 13.2 s -> 1
     assert where["impl:rocketmq-5.5.0"] == 1 and where["impl:rocketmq-5.3.3"] == 2
     assert where["impl:rabbitmq-4.3.6"] == 2 and where["impl:garagemq"] == 1
     loads = {1: 0.0, 2: 0.0}
     for unit, i in where.items():
-        loads[i] += shards.cost(unit, 0)
-    assert abs(loads[1] - loads[2]) <= max(shards.cost(u, 0) for u in where)
-    # a unit the table does not know costs its tests
-    assert shards.cost("impl:new-broker", 40) == pytest.approx(40 * shards.PER_TEST_S)
+        loads[i] += shards.cost(unit)
+    assert abs(loads[1] - loads[2]) <= max(shards.cost(u) for u in where)
+    # a unit the table does not know (an --endpoint broker) costs the same whatever this machine
+    # collected or probed of it: the split cannot differ between machines
+    assert shards.cost("impl:vendor-broker") == shards.UNKNOWN_COST_S
+    few, many = ids("vendor-broker", 4) + NODEIDS, ids("vendor-broker", 400) + NODEIDS
+    assert shards.split(few, shards.Shard(1, 2, "r"))[2] == shards.split(many, shards.Shard(1, 2, "r"))[2]
 
 
 def test_more_shards_than_units_is_refused_naming_the_units():
-    with pytest.raises(ValueError, match=r"2 unit\(s\).*garagemq.*fewer than 3 shards"):
+    with pytest.raises(shards.TooFewUnits, match=r"2 unit\(s\).*garagemq.*fewer than 3 shards"):
         shards.split(ids("garagemq", 3) + ids("rabbitmq-4.3.6", 2), shards.Shard(1, 3, "r"))
 
 
-def _row(run, index, count, impl="a"):
-    return {"impl": impl, "shard": {"run": run, "index": index, "count": count}}
+def _row(run, index, count, impl="a", split="d"):
+    return {"impl": impl, "shard": {"run": run, "index": index, "count": count, "split": split}}
 
 
 def test_the_gate_refuses_a_split_run_with_a_shard_missing_and_names_it():
@@ -83,5 +89,32 @@ def test_the_gate_refuses_a_split_run_with_a_shard_missing_and_names_it():
     assert "sharded run p1" in line and "2/3 missing" in line
     (line,) = gate_shards.problems([_row("p1", 1, 2), _row("p1", 2, 3)])
     assert "disagree on how many" in line
+    (line,) = gate_shards.problems([_row("p1", 1, 2), _row("p1", 2, 2, split="other")])
+    assert "split differently" in line
     assert gate_shards.alone([_row("p1", 1, 2)]) == [
         "shard 1/2 of sharded run p1 judged alone; the run is judged by a gate given every shard's results"]
+
+
+def test_a_shard_superseded_by_a_later_run_still_counts_for_its_split_run():
+    """Shard 2's implementation ran again later (unsharded): the judged rows are shard 1's and the later
+    run's, and shard 2 is among what was read: the split run is whole."""
+    seen = gate_shards.Seen()
+    for r in (_row("p1", 1, 2), _row("p1", 2, 2, "b")):
+        seen.add(r["shard"])
+    judged = [_row("p1", 1, 2), {"impl": "b", "shard": None}]
+    assert gate_shards.problems(judged, seen) == []
+    assert gate_shards.problems(judged) != []          # judged alone, shard 2 is nowhere
+
+
+@pytest.mark.parametrize("shard, why", [
+    ({"run": "x"}, "is not I/N"), ("1/2", "not an object"), ({"run": "x", "index": 0, "count": 2}, "is not I/N"),
+    ({"run": "x", "index": 3, "count": 2}, "is not I/N"), ({"run": "", "index": 1, "count": 1}, "shard.run"),
+    ({"run": "x", "index": 1, "count": 1, "split": 7}, "shard.split"),
+])
+def test_a_malformed_shard_field_makes_the_row_invalid(shard, why):
+    from reports.rows.validate import record_problem
+
+    row = {"run_id": "r", "run_started": "2026-11-30T00:00:00Z", "spec": "s", "vector_id": "v",
+           "implementation": {"name": "i"}, "outcome": "pass", "shard": shard}
+    assert why in (record_problem(row) or "")
+    assert record_problem({**row, "shard": {"run": "x", "index": 1, "count": 2, "split": "d"}}) is None

@@ -169,7 +169,7 @@ def run(results: list[str], expectation_paths: list[str], today: dt.date | None 
     if one_shard:
         for line in shards.alone(reading.rows):
             print(f"reports gate: {line}", file=sys.stderr)
-    elif missing := shards.problems(reading.rows):
+    elif missing := shards.problems(reading.rows, reading.shards):
         for line in missing:
             print(f"reports gate: {line}", file=sys.stderr)
         return EXIT_USAGE

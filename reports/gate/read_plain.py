@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..rows import timeutil, validate
 from ..rows.conflicts import Conflicts
+from .shards import Seen
 
 COLUMNS = ("run_id", "run_started", "spec", "vector_id", "clause_ids", "outcome", "test_id", "message",
            "clause_outcomes", "error_kind", "protocol", "started", "suite_version", "vectors_digest", "shard")
@@ -34,6 +35,7 @@ class InputError(ValueError):
 class Reading:
     rows: list[dict]          # the latest run of each implementation; keys COLUMNS + "impl", "version", AT
     problems: validate.Problems = field(default_factory=validate.Problems)  # invalid records, torn last lines
+    shards: Seen = field(default_factory=Seen)   # the shards of split runs among ALL valid rows read (shards.py)
 
 
 def _fs_and_path(path: str):
@@ -93,13 +95,15 @@ def _parse_cached(text):
 
 
 class _Latest:
-    """Keeps the rows of the newest run per implementation."""
+    """Keeps the rows of the newest run per implementation, and the shards of every row offered."""
 
     def __init__(self):
         self.best: dict[str, tuple] = {}   # impl -> (run time, run_id)
         self.rows: dict[str, list[dict]] = {}
+        self.shards = Seen()
 
     def offer(self, impl: str, row: dict) -> None:
+        self.shards.add(row.get("shard"))
         started = row["run_started"]
         when = _parse_cached(started) if isinstance(started, str) else None
         if when is None:
@@ -147,14 +151,28 @@ def _read_parquet(fs, base: str | None, files: list[str], latest: _Latest, probl
 
     # Hive partitioning restores the `spec` that a store of earlier builds keeps only in
     # its spec=.../date=... folder names.
-    dataset = (ds.dataset(files, filesystem=fs, format="parquet") if base is DELTA else
-               ds.dataset(files, filesystem=fs, format="parquet", partitioning="hive", partition_base_dir=base))
+    def opened(schema=None):
+        return (ds.dataset(files, filesystem=fs, format="parquet", schema=schema) if base is DELTA else
+                ds.dataset(files, filesystem=fs, format="parquet", partitioning="hive", partition_base_dir=base,
+                           schema=schema))
+    dataset = opened()
+    # A dataset takes its schema from its first file: one written before a column existed (`shard`)
+    # would hide that column of every later file. The schema is all of theirs.
+    import pyarrow as pa
+    dataset = opened(pa.unify_schemas([dataset.schema, *(f.physical_schema for f in dataset.get_fragments())],
+                                      promote_options="permissive"))
     impl = pc.field("implementation", "name")
+    sharded = "shard" in dataset.schema.names
     runs = []
     for frag in dataset.get_fragments():
-        t = frag.to_table(schema=dataset.schema, columns={"impl": impl, "run_id": pc.field("run_id"),
-                                                          "run_started": pc.field("run_started")})
-        runs += [dict(r, file=frag.path) for r in t.group_by(["impl", "run_id", "run_started"]).aggregate([]).to_pylist()]
+        cols = {"impl": impl, "run_id": pc.field("run_id"), "run_started": pc.field("run_started")}
+        if sharded:
+            cols.update({f"shard_{k}": pc.field("shard", k) for k in ("run", "index", "count", "split")})
+        t = frag.to_table(schema=dataset.schema, columns=cols)
+        runs += [dict(r, file=frag.path) for r in t.group_by(list(cols)).aggregate([]).to_pylist()]
+    for r in runs:
+        if r.get("shard_run"):
+            latest.shards.add({k: r[f"shard_{k}"] for k in ("run", "index", "count", "split")})
     newest: dict[str, tuple] = {}
     for r in runs:
         when = timeutil.parse(r["run_started"])
@@ -223,4 +241,4 @@ def read_latest(paths: list[str], trust=None) -> Reading:
             if key not in seen:
                 seen.add(key)
                 rows.append(r)
-    return Reading(rows, problems)
+    return Reading(rows, problems, latest.shards)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from fixtures.verdict.row import tally_problem
+from fixtures.verdict.row import MAX_SHARDS, tally_problem
 
 from . import timeutil
 from .outcomes import OUTCOMES
@@ -44,7 +44,25 @@ def record_problem(rec) -> str | None:
         return f"unknown outcome {rec['outcome']!r} (docs/results.md lists {', '.join(sorted(OUTCOMES))})"
     if timeutil.parse(rec["run_started"]) is None:
         return f"run_started {rec['run_started']!r} is not an RFC 3339 time"
-    return tally_problem(rec.get("tally"))
+    return tally_problem(rec.get("tally")) or shard_problem(rec.get("shard"))
+
+
+def shard_problem(shard) -> str | None:
+    """Why a row's `shard` is not one docs/results.md defines (null, or {run, index, count, split}
+    with 1 <= index <= count <= MAX_SHARDS), or None."""
+    if shard is None:
+        return None
+    if not isinstance(shard, dict):
+        return f"shard is {type(shard).__name__}, not an object"
+    if not isinstance(shard.get("run"), str) or not shard["run"]:
+        return "shard.run is not a split run's id"
+    index, count = shard.get("index"), shard.get("count")
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (index, count)) \
+            or not 1 <= index <= count <= MAX_SHARDS:
+        return f"shard {index!r}/{count!r} is not I/N with 1 <= I <= N <= {MAX_SHARDS}"
+    if shard.get("split") is not None and not isinstance(shard["split"], str):
+        return "shard.split is not a digest"
+    return None
 
 
 def line_problem(line: str) -> tuple[dict | None, str | None]:

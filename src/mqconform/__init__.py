@@ -6,9 +6,10 @@ The rules it keeps:
 - the tree's modules keep their own top-level names (fixtures, reports, certify, cli): importing
   mqconform puts this folder first on sys.path, so that they are found here, as in a checkout
   (where the checkout's root is on the path); nothing else of the tree is importable before that;
-- an installed tree is never written to: what a checkout keeps beside its files goes elsewhere
-  (installed_defaults: the state folder under the user's cache, results and out under the working
-  directory), each only where the caller has not set it;
+- an installed tree is not written to by what it runs: what a checkout keeps beside its files goes
+  elsewhere (installed_defaults: the state folder and the bytecode of the processes it starts under
+  the user's cache, results and out under the working directory), each only where the caller has
+  not set it;
 - BUILD_INFO (written into the wheel when it is built, never present in a checkout) says which
   commit the tree is: what a checkout reads from git (suite version, a certificate's commit).
 """
@@ -38,6 +39,8 @@ def installed_defaults(environ=os.environ, cwd: Path | None = None) -> None:
     cwd = cwd or Path.cwd()
     cache = Path(environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     environ.setdefault("MQCONFORM_STATE", str(cache / "mqconform"))
+    # the bytecode of the processes it starts (pytest's rewritten suites, the scripts' Python) beside it
+    environ.setdefault("PYTHONPYCACHEPREFIX", str(cache / "mqconform" / "pycache"))
     environ.setdefault("MQCONFORM_OUT", str(cwd / "out"))
     environ.setdefault("MQCONFORM_RESULTS_DIR", str(cwd / "results"))
     environ.setdefault("MQCONFORM_PYTHON", sys.executable)

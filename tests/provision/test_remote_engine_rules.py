@@ -47,3 +47,22 @@ def test_a_remote_docker_host_that_does_not_answer_is_an_error(monkeypatch, host
         engine._find_or_start(5)
     assert not started, "an engine was started here for a run meant for another machine"
     assert ("ssh -N -L" in str(e.value)) == host.startswith("ssh://")
+
+
+@pytest.mark.parametrize("mode", ["auto", "podman"])
+def test_a_dead_tunnel_or_a_remote_podman_is_never_replaced_by_an_engine_here(monkeypatch, mode):
+    """Review: a forwarded socket (DOCKER_HOST on loopback, MQCONFORM_TARGET_HOST off it) that does not
+    answer, and MQCONFORM_ENGINE=podman with a remote DOCKER_HOST, fell back to an engine of this machine."""
+    monkeypatch.setenv("MQCONFORM_ENGINE", mode)
+    monkeypatch.setenv("DOCKER_HOST", "tcp://127.0.0.1:23750" if mode == "auto" else "tcp://192.0.2.9:2375")
+    monkeypatch.setenv("MQCONFORM_TARGET_HOST", "192.0.2.9")
+    monkeypatch.setattr(engine, "probe", lambda *a, **k: None)
+    started = []
+    monkeypatch.setattr(engine.subprocess, "run", lambda *a, **k: started.append(a))
+    with pytest.raises(engine.EngineUnavailable, match="does not answer"):
+        engine._find_or_start(5)
+    assert not started
+    monkeypatch.setattr(engine, "probe", lambda *a, **k: ("podman", "4.3.1"))
+    if mode == "podman":
+        e = engine._find_or_start(5)
+        assert e.kind == "podman" and e.docker_host == "tcp://192.0.2.9:2375" and not e.is_local
