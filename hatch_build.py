@@ -1,5 +1,5 @@
 """The wheel's package files and its and the sdist's BUILD.json: the commit the tree was built from, and whether tracked files
-differed from it (read by fixtures.tree_commit in an installed mqconform, where there is no git).
+differed from it (read by fixtures/tree.py tree_commit in an installed mqconform, where there is no git).
 From a checkout it is git's answer; from an sdist, the BUILD.json the sdist carries."""
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ def checkout_problem(cert: dict) -> str | None:
     want = str(cert["suite"]["commit"])
     if bundle.LOCAL_CHANGES in want or not want or want.startswith("unknown"):
         return f"the certificate names suite commit {want!r}: no published commit can run its vectors again"
-    from fixtures import tree_commit
+    from fixtures.tree import tree_commit
 
     head, dirty = tree_commit(ROOT) or ("", False)
     if head != want:

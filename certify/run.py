@@ -79,8 +79,8 @@ def _say(text: str) -> None:
 
 def suite_commit() -> str:
     """The tree's full commit, and whether files it tracks were changed ("unknown" outside git and
-    without an installed tree's BUILD.json: fixtures.tree_commit)."""
-    from fixtures import tree_commit
+    without an installed tree's BUILD.json: fixtures/tree.py tree_commit)."""
+    from fixtures.tree import tree_commit
 
     known = tree_commit(ROOT)
     if known is None:

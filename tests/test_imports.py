@@ -22,7 +22,7 @@ PACKAGES = ("fixtures", "reports", "certify", "cli")
 # (verdict/levels.py) and a missing fact is a NotApplicable (verdict/outcomes.py), while the verdict
 # code takes the clause registry as an argument and imports nothing of vectordata.
 ROOMS = (
-    ("fixtures",),                  # the package itself: its paths
+    ("fixtures", "fixtures.tree"),  # the package itself: its paths; which commit the tree is
     ("fixtures.verdict",),
     ("fixtures.vectordata",),
     ("fixtures.adapters", "fixtures.codecs", "fixtures.provision", "fixtures.process"),

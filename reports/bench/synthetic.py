@@ -181,6 +181,7 @@ def _chunk(size: int, seed: int, part: int, run0: int, run1: int):
         _strings(outcome, messages),
         _strings(run_idx, started),
         pa.array(rng.random(n) * 0.05),
+        pa.nulls(n, schema.field("shard").type),      # no run of these was split across machines
     ], schema=schema)
     return table, r
 

@@ -170,15 +170,15 @@ def test_schema_2_rows_read_as_product_except_mqconform_reference_codecs_and_map
                                                                                           "evidence": ""}}
 
 
-def test_the_writer_writes_schema_5_defaults(tmp_path):
+def test_the_writer_writes_the_schemas_defaults(tmp_path):
     w = RecordWriter(tmp_path / "r.jsonl", {"run_id": "x" * 32})
     w.write({"outcome": "pass", "implementation": {"name": "mqconform-reference", "kind": "codec"}})
     w.write({"outcome": "pass", "implementation": {"name": "p", "kind": "provider", "role": "product"},
              "profile": {"priority": {"status": "native", "evidence": "seen"}}})
     w.close()
     a, b = read_records(tmp_path / "r.jsonl")
-    assert a["schema_version"] == 5 and a["implementation"]["role"] == "reference" and a["profile"] == {}
-    assert a["tally"] is None and b["tally"] is None and a["witnesses"] is None
+    assert a["schema_version"] == 6 and a["implementation"]["role"] == "reference" and a["profile"] == {}
+    assert a["tally"] is None and b["tally"] is None and a["witnesses"] is None and a["shard"] is None
     assert b["implementation"]["role"] == "product" and b["profile"]["priority"]["status"] == "native"
 
 
