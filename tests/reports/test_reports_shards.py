@@ -8,24 +8,11 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
 from tests.paths import ROOT, VECTORS
-
-SUITE = textwrap.dedent("""\
-    import pytest
-    from fixtures.kinds import codec_checks as verify
-
-    @pytest.mark.vectors("ce-amqp", kind="encode")
-    def test_encode(vector, codec, registry):
-        verify.run_encode(vector, codec, registry)
-
-    @pytest.mark.vectors("ce-amqp", kind="decode")
-    def test_decode(vector, codec, registry):
-        verify.run_decode(vector, codec, registry)
-    """)
+from tests.test_plugin import SUITE  # the plugin tests' throwaway project: the ce-amqp codec vectors
 
 
 @pytest.fixture(scope="module")
