@@ -27,7 +27,8 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
 - one-fact-per-broker (audit_facts.py): one broker fact gets one verdict over every protocol.
 - recomputed: an OpenMessaging row whose record is beside the results (`<results>.openmessaging-
   observations.jsonl`) has the outcome, clause outcomes and profile cells (profile.py `of_row`) the
-  judge (fixtures/openmessaging/checks.py) gives it again, with no broker (xfail / xpass as fail / pass).
+  judge (fixtures/openmessaging/checks.py) gives it again, with no broker (xfail / xpass as fail / pass);
+  a refused send's record (om-refusal) too.
 
 Run: `./mqconform audit RESULTS...` (exit 0: none broken; 1: breaches, named; 2: unreadable input).
 The main job runs it before the gate, `certify` on its rows, `verify` on a bundle's.
@@ -271,12 +272,12 @@ SAME = {"xfail": "fail", "xpass": "pass"}      # what the expectations made of a
 def rejudged(rec: dict, record: dict, ctx: Context):
     """The verdict (fixtures/verdict/verdicts.py) of an OpenMessaging row judged again from its record
     (fixtures/openmessaging/checks.py), with no broker."""
-    from fixtures.openmessaging.checks import judge_message, judge_scenario
+    from fixtures.openmessaging.checks import REFUSAL_KIND, judge_message, judge_refusal, judge_scenario
     from fixtures.openmessaging.observation import SCENARIO_KIND
     from fixtures.verdict.verdicts import decide
 
     vector = ctx.vectors[rec["vector_id"]]
-    judge = judge_scenario if record.get("kind") == SCENARIO_KIND else judge_message
+    judge = {SCENARIO_KIND: judge_scenario, REFUSAL_KIND: judge_refusal}.get(record.get("kind"), judge_message)
     try:
         found, exc = judge(vector, record, _field_of(record), ctx.registry).findings, None
     except Exception as err:  # noqa: BLE001 - what the judge raises decides the row, as in the run
@@ -284,11 +285,14 @@ def rejudged(rec: dict, record: dict, ctx: Context):
     return decide(vector, ctx.registry, exc, found)
 
 
+RECORD_KINDS = ("om-message", "om-scenario", "om-refusal")     # fixtures/openmessaging/observation.py, checks.py
+
+
 def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:
     out = []
     for r in rows:
         record = ctx.observations.get((r.rec["run_id"], r.rec.get("test_id")))
-        if record is None or record.get("kind") not in ("om-message", "om-scenario") or not record.get("complete") \
+        if record is None or record.get("kind") not in RECORD_KINDS or not record.get("complete") \
                 or r.rec["vector_id"] not in ctx.vectors:
             continue
         verdict = rejudged(r.rec, record, ctx)

@@ -105,6 +105,26 @@ def test_a_row_its_record_contradicts_is_refused(om_vectors, monkeypatch):
     assert "profile cells durability" in b.why
 
 
+@pytest.mark.parametrize("refuse, outcome", [("values", "fail"), ("TOPIC_NOT_FOUND", "error")])
+def test_a_refused_sends_row_is_judged_again_from_its_record(om_vectors, monkeypatch, refuse, outcome):
+    """A refused send's record (om-refusal) gives its row again; a row saying fail where the record says
+    the destination refused for itself (a topic with no route yet) is refused by the audit."""
+    vid = "openmessaging.type-system.integer-limits"
+    verdict, record = _run(om_vectors, monkeypatch, vid, refuse=refuse)
+    assert verdict.outcome == outcome and record["kind"] == "om-refusal"
+    row = {"run_id": "0" * 32, "run_started": "2026-11-28T18:00:00Z", "spec": "openmessaging", "test_id": "t::x",
+           "vector_id": vid, "outcome": verdict.outcome, "protocol": "amqp091",
+           "clause_outcomes": verdict.clause_outcomes, "profile": verdict.profile,
+           "implementation": {"name": "mqconform-om/amqp091@fakemq-9.9", "kind": "provider", "role": "reference"}}
+    ctx = _ctx(om_vectors)
+    ctx.observations = {("0" * 32, "t::x"): json.loads(json.dumps(record))}
+    assert audit.recomputed([audit.Row(row, "results.jsonl:1")], ctx) == []
+    if outcome == "error":
+        forged = dict(row, outcome="fail", clause_outcomes={"openmessaging/type-system/integer-range": "fail"})
+        [b] = audit.recomputed([audit.Row(forged, "results.jsonl:1")], ctx)
+        assert "error" in b.why
+
+
 def test_a_bundle_check_reads_the_sidecar(om_vectors, monkeypatch, tmp_path):
     verdict, record = _run(om_vectors, monkeypatch, "openmessaging.system-header.store-timestamp",
                            broker_headers={"storeTimestamp": 1})

@@ -11,9 +11,19 @@ from types import SimpleNamespace
 
 import pytest
 
-from fixtures.adapters.base import TransportError
+from fixtures.adapters.base import PeerError, Refused, TransportError
 from fixtures.openmessaging import pool, runner
-from fixtures.openmessaging.binding import Binding, Consumer, Delivery, Destination, Lacks, SendRefused, Sent, now_ms
+from fixtures.openmessaging.binding import (
+    PLAIN_BODY,
+    Binding,
+    Consumer,
+    Delivery,
+    Destination,
+    Lacks,
+    SendRefused,
+    Sent,
+    now_ms,
+)
 from fixtures.openmessaging.model import OMMessage
 from fixtures.verdict.verdicts import decide
 
@@ -101,8 +111,11 @@ class FakeBinding(Binding):
 
     def _send(self, dest, om, *, reply_to, tag, routable_only, **kw):
         called = now_ms()
-        if self.refuse:
+        # refuse: True every message; "values" all but a plain one; a condition: the message, with it
+        if self.refuse is True or (self.refuse == "values" and om.body != PLAIN_BODY):
             raise SendRefused("nack")
+        if isinstance(self.refuse, str) and self.refuse != "values" and om.body != PLAIN_BODY:
+            raise Refused(f"send to {dest.topic!r}", PeerError("request", self.refuse, "no route for the topic"))
         native = self.encode(om, called_ms=called)
         self.queue.append(native)
         return Sent(native["headers"]["messageId"], called, now_ms(), native, om)
@@ -275,12 +288,49 @@ def test_a_refused_send_is_a_precondition_where_delivery_is_setup(om_vectors, mo
 
 
 def test_a_refused_send_fails_the_delivery_judges(om_vectors, monkeypatch):
-    row = run(om_vectors, monkeypatch, "openmessaging.message-format.no-body", refuse=True)
+    row = run(om_vectors, monkeypatch, "openmessaging.message-format.no-body", refuse="values")
     assert row.outcome == "unsupported"            # a MAY not shown (docs/verdicts.md)
     assert row.failed_step["action"] == "send" and row.failed_step["role"] == "check"
     row = run(om_vectors, monkeypatch, "openmessaging.message-format.all-byte-values", lose=True)
     assert row.outcome == "fail"
     assert row.blamed == ["openmessaging/message-type/bytes-message"]
+
+
+def run_raw(om_vectors, monkeypatch, vector_id, **kw):
+    """What run_vector raises (its record in the findings), and the vector."""
+    vector = next(v for v in om_vectors.vectors if v.id == vector_id)
+    monkeypatch.setattr(runner, "open_binding", lambda live_, protocol, mapping=None: FakeBinding(live_, protocol, **kw))
+    with pytest.raises(Exception) as info:
+        runner.run_vector(vector, FakeLive("fakemq"), "amqp091", om_vectors.registry)
+    return vector, info.value
+
+
+@pytest.mark.parametrize("refuse, outcome, said", [
+    ("values", "fail", "a plain message sent right after to the same destination was taken"),
+    (True, "error", "the same destination refused a plain message too"),
+    ("TOPIC_NOT_FOUND", "error", "the broker refused it for its destination (TOPIC_NOT_FOUND)"),
+    ("amqp:not-found", "error", "the broker refused it for its destination (amqp:not-found)"),
+])
+def test_a_refusal_judges_the_message_only_when_the_destination_takes_a_plain_one(om_vectors, monkeypatch, refuse,
+                                                                                   outcome, said):
+    """A refused send fails the vector's delivery_judges only when it was the message that was refused:
+    the broker did not name the destination, and the same destination took a plain message right after.
+    A destination the suite made that takes nothing (a RocketMQ topic with no route yet) judges nothing.
+    The row's record (om-refusal) gives the same outcome again without a broker (audit)."""
+    from fixtures.openmessaging import checks
+    vector, exc = run_raw(om_vectors, monkeypatch, "openmessaging.type-system.integer-limits", refuse=refuse)
+    row = decide(vector, om_vectors.registry, exc)
+    assert row.outcome == outcome and said in str(exc)
+    if outcome == "error":
+        assert row.error_kind == "precondition" and exc.transient       # tried once more by the pool
+    else:
+        assert row.blamed == ["openmessaging/type-system/integer-range"]
+    record = exc.findings.observation
+    assert record["kind"] == checks.REFUSAL_KIND and record["complete"]
+    assert json.loads(json.dumps(record)) == record                     # the sidecar's line, as written
+    with pytest.raises(Exception) as again:
+        checks.judge_refusal(vector, record, None, om_vectors.registry)
+    assert decide(vector, om_vectors.registry, again.value).outcome == outcome
 
 
 def test_an_undelivered_message_is_a_precondition_where_delivery_is_setup(om_vectors, monkeypatch):

@@ -1,0 +1,52 @@
+"""The name server's route query (fixtures/adapters/rocketmq_admin.py `routed`): a topic mqadmin made is
+used only once the name server routes it, asked in one remoting frame. A local server speaking the
+frame format stands in for the name server: what is tested is the framing and the reading of the answer."""
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+
+import pytest
+
+from fixtures.adapters.rocketmq_admin import GET_ROUTEINFO_BY_TOPIC, routed
+
+
+def _serve(answer_code: int, body: bytes):
+    """A one-connection server answering a route request with `answer_code` and `body`; (port, asked)."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    asked: dict = {}
+
+    def run():
+        conn, _ = srv.accept()
+        with conn:
+            length = struct.unpack(">I", conn.recv(4))[0]
+            frame = b""
+            while len(frame) < length:
+                frame += conn.recv(length - len(frame))
+            header_len = struct.unpack(">I", frame[:4])[0] & 0xFFFFFF
+            asked.update(json.loads(frame[4:4 + header_len]))
+            header = json.dumps({"code": answer_code, "opaque": asked["opaque"], "flag": 1}).encode()
+            conn.sendall(struct.pack(">II", 4 + len(header) + len(body), len(header)) + header + body)
+        srv.close()
+    threading.Thread(target=run, daemon=True).start()
+    return srv.getsockname()[1], asked
+
+
+ROUTE = b'{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911"},"brokerName":"broker-a","cluster":"DefaultCluster"}]}'
+
+
+@pytest.mark.parametrize("code, body, want", [(0, ROUTE, True), (17, b"", False), (0, b'{"brokerDatas":[]}', False)])
+def test_a_topic_is_routed_only_when_the_name_server_names_a_broker_for_it(code, body, want):
+    port, asked = _serve(code, body)
+    assert routed("127.0.0.1", port, "mqc_t") is want
+    assert asked["code"] == GET_ROUTEINFO_BY_TOPIC and asked["extFields"] == {"topic": "mqc_t"}
+
+
+def test_a_name_server_that_hangs_up_is_an_error_not_no_route():
+    srv = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=lambda: srv.accept()[0].close(), daemon=True).start()
+    with pytest.raises(ConnectionError):
+        routed("127.0.0.1", srv.getsockname()[1], "mqc_t", timeout=2.0)
+    srv.close()
