@@ -166,8 +166,10 @@ set -m
 images=$!
 set +m
 complete="$out/.results-complete"
+# A run's files beside its results are its own: the OpenMessaging records and figures too (review 21:
+# another run's records in the sidecar); the scope times stay, a hint for the next run's order.
 rm -f "$out/results.jsonl" "$out/junit.xml" "$out"/results.cross-protocol.* "$out"/results.transit.* "$out/results.starts.jsonl" \
-  "$complete"
+  "$out"/results.jsonl.openmessaging-* "$complete"
 # The Python environment, then the report build, in a process group of its own led by the build
 # (its Spark JVM is in that group, and the group is ended after the build, so no JVM outlives the
 # run whichever way the build ends). bootstrap.sh creates $venv_ready once the vectors' packages

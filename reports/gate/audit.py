@@ -28,7 +28,7 @@ rows (FILE:LINE, implementation, protocol, vector) and the rule broken. The rule
 - recomputed: an OpenMessaging row whose record is beside the results (`<results>.openmessaging-
   observations.jsonl`) has the outcome, clause outcomes and profile cells (profile.py `of_row`) the
   judge (fixtures/openmessaging/checks.py) gives it again, with no broker (xfail / xpass as fail / pass);
-  a refused send's record (om-refusal) too.
+  a message not carried (om-not-carried: a refused send, a lost message) too.
 
 Run: `./mqconform audit RESULTS...` (exit 0: none broken; 1: breaches, named; 2: unreadable input).
 The main job runs it before the gate, `certify` on its rows, `verify` on a bundle's.
@@ -272,12 +272,12 @@ SAME = {"xfail": "fail", "xpass": "pass"}      # what the expectations made of a
 def rejudged(rec: dict, record: dict, ctx: Context):
     """The verdict (fixtures/verdict/verdicts.py) of an OpenMessaging row judged again from its record
     (fixtures/openmessaging/checks.py), with no broker."""
-    from fixtures.openmessaging.checks import REFUSAL_KIND, judge_message, judge_refusal, judge_scenario
+    from fixtures.openmessaging.checks import NOT_CARRIED_KIND, judge_message, judge_not_carried, judge_scenario
     from fixtures.openmessaging.observation import SCENARIO_KIND
     from fixtures.verdict.verdicts import decide
 
     vector = ctx.vectors[rec["vector_id"]]
-    judge = {SCENARIO_KIND: judge_scenario, REFUSAL_KIND: judge_refusal}.get(record.get("kind"), judge_message)
+    judge = {SCENARIO_KIND: judge_scenario, NOT_CARRIED_KIND: judge_not_carried}.get(record.get("kind"), judge_message)
     try:
         found, exc = judge(vector, record, _field_of(record), ctx.registry).findings, None
     except Exception as err:  # noqa: BLE001 - what the judge raises decides the row, as in the run
@@ -285,7 +285,7 @@ def rejudged(rec: dict, record: dict, ctx: Context):
     return decide(vector, ctx.registry, exc, found)
 
 
-RECORD_KINDS = ("om-message", "om-scenario", "om-refusal")     # fixtures/openmessaging/observation.py, checks.py
+RECORD_KINDS = ("om-message", "om-scenario", "om-not-carried")     # fixtures/openmessaging/observation.py, checks.py
 
 
 def recomputed(rows: list[Row], ctx: Context) -> list[Breach]:

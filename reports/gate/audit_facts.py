@@ -31,8 +31,8 @@ def broker_fact(record: dict | None, vector, clause: str) -> bool:
     checks = _checks(vector, clause)
     if record is None or not record.get("complete") or not checks:
         return False
-    if record.get("kind") == "om-refusal":
-        return False                    # what was refused is the message as the provider's mapping encoded it
+    if record.get("kind") == "om-not-carried":
+        return False                    # what was not carried is the message as the provider's mapping encoded it
     if record.get("kind") == "om-scenario":
         sources, lacks = record.get("sources") or {}, set(record.get("lacks") or ()) | set(record.get("unobserved") or ())
         for c in checks:

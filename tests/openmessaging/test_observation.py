@@ -107,11 +107,11 @@ def test_a_row_its_record_contradicts_is_refused(om_vectors, monkeypatch):
 
 @pytest.mark.parametrize("refuse, outcome", [("values", "fail"), ("TOPIC_NOT_FOUND", "error")])
 def test_a_refused_sends_row_is_judged_again_from_its_record(om_vectors, monkeypatch, refuse, outcome):
-    """A refused send's record (om-refusal) gives its row again; a row saying fail where the record says
+    """A refused send's record (om-not-carried) gives its row again; a row saying fail where the record says
     the destination refused for itself (a topic with no route yet) is refused by the audit."""
     vid = "openmessaging.type-system.integer-limits"
     verdict, record = _run(om_vectors, monkeypatch, vid, refuse=refuse)
-    assert verdict.outcome == outcome and record["kind"] == "om-refusal"
+    assert verdict.outcome == outcome and record["kind"] == "om-not-carried"
     row = {"run_id": "0" * 32, "run_started": "2026-11-28T18:00:00Z", "spec": "openmessaging", "test_id": "t::x",
            "vector_id": vid, "outcome": verdict.outcome, "protocol": "amqp091",
            "clause_outcomes": verdict.clause_outcomes, "profile": verdict.profile,
