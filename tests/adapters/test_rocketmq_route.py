@@ -50,3 +50,26 @@ def test_a_name_server_that_hangs_up_is_an_error_not_no_route():
     with pytest.raises(ConnectionError):
         routed("127.0.0.1", srv.getsockname()[1], "mqc_t", timeout=2.0)
     srv.close()
+
+
+def test_topics_are_made_only_once_the_name_server_routes_them(monkeypatch):
+    """create_topics returns once the last topic made is routed (polled, bounded), not when mqadmin said
+    "success": a send before that is refused TOPIC_NOT_FOUND, which would read as the implementation's."""
+    from fixtures.adapters import rocketmq_admin
+    from fixtures.adapters.base import Refused
+    monkeypatch.setattr(rocketmq_admin, "ROUTE_POLL_S", 0.01)
+    asked: list = []
+
+    def runner(argv):
+        asked.append(list(argv))
+        if argv[0] == "sh":                                    # updateTopicList
+            return 0, "update topic list success"
+        routes = sum(1 for a in asked if "topicRoute" in a)
+        routed = routes >= 3 and "t9" not in argv             # t9: never routed
+        return (0, '{"brokerDatas":[{"brokerName":"broker-a"}]}') if routed else (1, "No topic route info")
+    admin = rocketmq_admin.Admin(None, runner)
+    admin.create_topics({"t1": "NORMAL", "t2": "FIFO"})
+    assert [a[a.index("-t") + 1] for a in asked if "topicRoute" in a] == ["t2"] * 3
+    asked.clear()
+    with pytest.raises(Refused, match="no route for 't9'"):
+        admin.await_route("t9", bound=0.05)
