@@ -5,12 +5,11 @@ reaches the broker through the name server: the broker address the name server h
 listen port on the same host port (fixtures/provision/containers.py)."""
 from __future__ import annotations
 
-import json
 import re
-import socket
-import struct
 
 import pytest
+
+from fixtures.adapters.rocketmq_admin import remoting_call
 
 pytestmark = [pytest.mark.containers, pytest.mark.usefixtures("stop_targets")]
 
@@ -18,25 +17,9 @@ GET_BROKER_RUNTIME_INFO, GET_BROKER_CLUSTER_INFO = 28, 106
 
 
 def _call(host: str, port: int, code: int) -> tuple[dict, str]:
-    """One remoting request with a JSON header; (response header, body text)."""
-    header = json.dumps({"code": code, "extFields": {}, "flag": 0, "language": "PYTHON", "opaque": 1,
-                         "serializeTypeCurrentRPC": "JSON", "version": 500}).encode()
-    with socket.create_connection((host, port), timeout=15) as s:
-        s.sendall(struct.pack(">ii", 4 + len(header), len(header)) + header)
-        size = struct.unpack(">i", _read(s, 4))[0]
-        frame = _read(s, size)
-    hlen = struct.unpack(">i", frame[:4])[0] & 0xFFFFFF   # the high byte is the serialization type
-    return json.loads(frame[4:4 + hlen]), frame[4 + hlen:].decode("utf-8", "replace")
-
-
-def _read(s: socket.socket, n: int) -> bytes:
-    data = b""
-    while len(data) < n:
-        chunk = s.recv(n - len(data))
-        if not chunk:
-            raise EOFError("connection closed")
-        data += chunk
-    return data
+    """One remoting request (fixtures/adapters/rocketmq_admin.py); (response header, body text)."""
+    answer, body = remoting_call(host, port, code, timeout=15)
+    return answer, body.decode("utf-8", "replace")
 
 
 @pytest.mark.parametrize("name, desc", [("rocketmq-5.5.0", "V5_5_0")])
