@@ -60,7 +60,7 @@ def test_missing_topic_is_refused(rocketmq):
     assert info.value.error.condition == "TOPIC_NOT_FOUND"
 
 
-def test_bad_topic_name_refused_by_mqadmin(rocketmq):
+def test_bad_topic_name_refused_by_the_broker(rocketmq):
     with pytest.raises(Refused) as info:
         rocketmq.admin.create_topic("bad@topic")
     assert info.value.error.condition == "29"

@@ -73,3 +73,54 @@ def test_topics_are_made_only_once_the_name_server_routes_them(monkeypatch):
     asked.clear()
     with pytest.raises(Refused, match="no route for 't9'"):
         admin.await_route("t9", bound=0.05)
+
+
+def _serve_many(answers):
+    """A server answering one remoting request per connection with the next (code, remark) of `answers`;
+    (port, the request headers asked)."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    asked: list = []
+
+    def run():
+        for code, remark in answers:
+            conn, _ = srv.accept()
+            with conn:
+                length = struct.unpack(">I", conn.recv(4))[0]
+                frame = b""
+                while len(frame) < length:
+                    frame += conn.recv(length - len(frame))
+                header_len = struct.unpack(">I", frame[:4])[0] & 0xFFFFFF
+                asked.append(json.loads(frame[4:4 + header_len]))
+                header = json.dumps({"code": code, "opaque": asked[-1]["opaque"], "flag": 1, "remark": remark}).encode()
+                conn.sendall(struct.pack(">II", 4 + len(header), len(header)) + header)
+        srv.close()
+    threading.Thread(target=run, daemon=True).start()
+    return srv.getsockname()[1], asked
+
+
+def test_topics_are_made_by_the_broker_in_one_request_each_where_it_is_published(monkeypatch):
+    """With the broker's port published, each topic is one UPDATE_AND_CREATE_TOPIC (mqadmin updateTopic's
+    header: queues, read-write, +message.type), no mqadmin run; then the route wait as before."""
+    from fixtures.adapters import rocketmq_admin
+    port, asked = _serve_many([(0, None), (0, None)])
+    routes: list = []
+    monkeypatch.setattr(rocketmq_admin.Admin, "has_route", lambda self, t: routes.append(t) or True)
+    ran: list = []
+    admin = rocketmq_admin.Admin(None, lambda argv: ran.append(argv) or (0, "success"),
+                                 broker_outside=("127.0.0.1", port))
+    admin.create_topics({"t1": "NORMAL", "t2": "FIFO"}, queues=4)
+    assert ran == [] and routes == ["t1", "t2"]
+    assert [a["code"] for a in asked] == [rocketmq_admin.UPDATE_AND_CREATE_TOPIC] * 2
+    assert asked[1]["extFields"] == {"topic": "t2", "defaultTopic": "TBW102", "readQueueNums": "4",
+                                     "writeQueueNums": "4", "perm": "6", "topicFilterType": "SINGLE_TAG",
+                                     "topicSysFlag": "0", "order": "false", "attributes": "+message.type=FIFO"}
+
+
+def test_a_topic_the_broker_refuses_is_refused_with_its_code_and_remark(monkeypatch):
+    from fixtures.adapters import rocketmq_admin
+    from fixtures.adapters.base import Refused
+    port, _ = _serve_many([(1, "The topic[t1] is conflict with system topic.")])
+    admin = rocketmq_admin.Admin(None, lambda argv: (0, "success"), broker_outside=("127.0.0.1", port))
+    with pytest.raises(Refused) as info:
+        admin.create_topic("t1", "NORMAL")
+    assert "conflict with system topic" in str(info.value) and "UPDATE_AND_CREATE_TOPIC" in str(info.value)
