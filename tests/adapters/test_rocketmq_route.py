@@ -124,3 +124,31 @@ def test_a_topic_the_broker_refuses_is_refused_with_its_code_and_remark(monkeypa
     with pytest.raises(Refused) as info:
         admin.create_topic("t1", "NORMAL")
     assert "conflict with system topic" in str(info.value) and "UPDATE_AND_CREATE_TOPIC" in str(info.value)
+
+
+def test_a_published_broker_port_that_does_not_answer_falls_back_to_mqadmin(monkeypatch):
+    from fixtures.adapters import rocketmq_admin
+    srv = socket.create_server(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+    srv.close()                                          # nothing listens there now
+    monkeypatch.setattr(rocketmq_admin.Admin, "has_route", lambda self, t: True)
+    ran: list = []
+    admin = rocketmq_admin.Admin(None, lambda argv: ran.append(argv) or (0, "success"),
+                                 broker_outside=("127.0.0.1", port))
+    admin.create_topics({"t1": "NORMAL"})
+    assert len(ran) == 1 and "updateTopicList" in ran[0][-1]
+
+
+def test_an_answer_longer_than_any_remoting_frame_is_refused_not_read():
+    srv = socket.create_server(("127.0.0.1", 0))
+
+    def run():
+        conn, _ = srv.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(struct.pack(">I", 1 << 31))
+    threading.Thread(target=run, daemon=True).start()
+    from fixtures.adapters.rocketmq_admin import remoting_call
+    with pytest.raises(ValueError, match="not a RocketMQ answer"):
+        remoting_call("127.0.0.1", srv.getsockname()[1], 17, {})
+    srv.close()

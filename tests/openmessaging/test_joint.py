@@ -62,5 +62,52 @@ def test_a_party_that_leaves_is_not_waited_for_and_an_injection_error_reaches_ev
 
 def test_a_party_that_never_comes_is_a_precondition_of_the_waiting_runs_past_the_bound():
     j = joint.Joint("pause", ["a", "late"], bound_s=0.3)
-    with pytest.raises(PreconditionFailed, match="over late did not reach the shared fault's ready point"):
+    with pytest.raises(PreconditionFailed, match="over late did not reach the shared pause's ready point"):
         j.meet("a", joint.READY)
+
+
+def test_a_step_another_party_runs_is_waited_for_from_its_start_and_named():
+    j = joint.Joint("restart", ["a", "b"], bound_s=0.5)
+    started = threading.Event()
+
+    def slow():
+        started.set()
+        time.sleep(2)
+        return ("restarted", 2.0)
+    runner = threading.Thread(target=lambda: j.meet("a", joint.FAULT, slow))
+    threading.Timer(0.4, runner.start).start()     # b waits 0.4 s for a, then a runs the step for 2 s
+    with pytest.raises(PreconditionFailed, match="restart's fault step, run by the run over a, did not end"):
+        j.meet("b", joint.FAULT)
+    assert started.is_set() and j.injecting.is_set() and j.injected_by == "a"
+    runner.join(5)
+
+
+def test_the_stage_lets_the_others_go_on_when_a_party_fails_before_it_comes_to_the_fault(monkeypatch):
+    """A party whose vector fails before its fault run (its witness, its binding) leaves the shared fault:
+    the others are not held up to the bound, and every Future of the stage is settled."""
+    from concurrent.futures import Future
+
+    from fixtures.openmessaging import pool, runner
+
+    broker = SimpleNamespace(shared={}, target=SimpleNamespace(name="t"))
+    r_a, r_b = _v("alo.restart", fault="restart"), _v("amo.restart", fault="restart")
+    items = [(r_a, "A"), (r_a, "B"), (r_b, "A"), (r_b, "B")]
+
+    def run_vector(vector, broker_, protocol, registry):
+        j = joint.of(broker_, "restart")
+        if j is None:                                   # after the group: the cached run
+            return {"vector": vector.id, "protocol": protocol}, None
+        if protocol == "A":
+            raise RuntimeError("the witness did not hold")
+        j.meet(protocol, joint.READY)
+        return {"how": j.meet(protocol, joint.FAULT, lambda: ("restarted", 1.0))}, None
+    monkeypatch.setattr(runner, "run_vector", run_vector)
+    monkeypatch.setattr(pool, "RESULT_BOUND_S", 30.0)
+    jobs = SimpleNamespace(broker=broker, registry=None, futures={}, seconds={},
+                           stage={(v.id, p): Future() for v, p in items})
+    t0 = time.monotonic()
+    pool._stage(jobs, items, [])
+    assert time.monotonic() - t0 < 5
+    assert isinstance(jobs.stage[("alo.restart", "A")].exception(0), RuntimeError)
+    assert jobs.stage[("alo.restart", "B")].result(0)[0] == {"how": ("restarted", 1.0)}
+    assert all(f.done() for f in jobs.stage.values()) and (joint.KEY, "restart") not in broker.shared
