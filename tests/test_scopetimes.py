@@ -69,6 +69,7 @@ def test_a_targets_own_time_leaves_out_the_wait_for_its_broker_and_keeps_job_tim
 
     from fixtures.plugin.targets import JOB_PROPERTY, REACH_PROPERTY, _ScopeTimes
     times = _ScopeTimes(config=None)
+    times._faulting = frozenset({"f1"})
 
     def report(nodeid, when, duration, props=()):
         times.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, when=when, duration=duration,
@@ -81,3 +82,18 @@ def test_a_targets_own_time_leaves_out_the_wait_for_its_broker_and_keeps_job_tim
     report(om, "call", 3.0, [(JOB_PROPERTY, 12.5)])
     report(om, "teardown", 0.0, [(JOB_PROPERTY, 12.5)])
     assert times.times == {"rocketmq-5.3.3": 5.0} and times.jobs == {om: 12.5}
+
+
+def test_a_fault_test_counts_its_jobs_time_not_its_wait():
+    """A fault test waits for little of its target's fault stage (it runs in the background while the
+    worker goes on), yet the stage ends the target: its job's time is what the target's weight counts."""
+    from types import SimpleNamespace
+
+    from fixtures.plugin.targets import JOB_PROPERTY, _ScopeTimes
+    times = _ScopeTimes(config=None)
+    times._faulting = frozenset({"om.fault.restart"})
+    nodeid = "om.py::t[om.fault.restart::garagemq]"
+    for when, duration in (("setup", 0.1), ("call", 0.2), ("teardown", 0.0)):
+        times.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, when=when, duration=duration,
+                                                       user_properties=[(JOB_PROPERTY, 71.5)]))
+    assert times.times == {"garagemq": 71.5} and times.jobs == {nodeid: 71.5}
