@@ -69,7 +69,7 @@ def test_a_targets_own_time_leaves_out_the_wait_for_its_broker_and_keeps_job_tim
 
     from fixtures.plugin.targets import JOB_PROPERTY, REACH_PROPERTY, _ScopeTimes
     times = _ScopeTimes(config=None)
-    times._faulting = frozenset({"f1"})
+    times._faulting = {"f1": "restart"}
 
     def report(nodeid, when, duration, props=()):
         times.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, when=when, duration=duration,
@@ -84,16 +84,24 @@ def test_a_targets_own_time_leaves_out_the_wait_for_its_broker_and_keeps_job_tim
     assert times.times == {"rocketmq-5.3.3": 5.0} and times.jobs == {om: 12.5}
 
 
-def test_a_fault_test_counts_its_jobs_time_not_its_wait():
+def test_a_fault_test_counts_its_jobs_time_not_its_wait_and_a_shared_fault_once():
     """A fault test waits for little of its target's fault stage (it runs in the background while the
-    worker goes on), yet the stage ends the target: its job's time is what the target's weight counts."""
+    worker goes on), yet the stage ends the target: its job's time is what the target's weight counts;
+    a restart the protocols share counts once (its longest run), a cut as its runs one after the other;
+    a fault test with no job time counts its own."""
     from types import SimpleNamespace
 
     from fixtures.plugin.targets import JOB_PROPERTY, _ScopeTimes
     times = _ScopeTimes(config=None)
-    times._faulting = frozenset({"om.fault.restart"})
-    nodeid = "om.py::t[om.fault.restart::garagemq]"
-    for when, duration in (("setup", 0.1), ("call", 0.2), ("teardown", 0.0)):
-        times.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, when=when, duration=duration,
-                                                       user_properties=[(JOB_PROPERTY, 71.5)]))
-    assert times.times == {"garagemq": 71.5} and times.jobs == {nodeid: 71.5}
+    times._faulting = {"om.restart": "restart", "om.cut": "cut"}
+
+    def test(nodeid, job, durations=(0.1, 0.2, 0.0)):
+        for when, duration in zip(("setup", "call", "teardown"), durations, strict=True):
+            props = [(JOB_PROPERTY, job)] if job is not None else []
+            times.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, when=when, duration=duration,
+                                                           user_properties=props))
+    test("om.py::test_amqp091[om.restart::rabbitmq]", 8.0)
+    test("om.py::test_amqp10[om.restart::rabbitmq]", 8.5)
+    test("om.py::test_amqp091[om.cut::rabbitmq]", 3.0)
+    test("om.py::test_amqp10[om.cut::rabbitmq]", None, durations=(0.5, 1.5, 0.0))
+    assert times.times == {} and times.stage_times() == {"rabbitmq": 8.5 + 3.0 + 2.0}

@@ -136,7 +136,18 @@ def test_a_published_broker_port_that_does_not_answer_falls_back_to_mqadmin(monk
     admin = rocketmq_admin.Admin(None, lambda argv: ran.append(argv) or (0, "success"),
                                  broker_outside=("127.0.0.1", port))
     admin.create_topics({"t1": "NORMAL"})
-    assert len(ran) == 1 and "updateTopicList" in ran[0][-1]
+    assert len(ran) == 1 and "updateTopicList" in ran[0][-1] and admin.broker_outside is None
+
+
+def test_a_published_name_server_that_does_not_answer_is_asked_with_mqadmin_from_then_on():
+    from fixtures.adapters import rocketmq_admin
+    srv = socket.create_server(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+    srv.close()
+    ran: list = []
+    admin = rocketmq_admin.Admin(None, lambda argv: ran.append(argv) or (0, '{"brokerDatas":[{"brokerName":"b"}]}'),
+                                 namesrv_outside=("127.0.0.1", port))
+    assert admin.has_route("t1") and admin.namesrv_outside is None and "topicRoute" in ran[0]
 
 
 def test_an_answer_longer_than_any_remoting_frame_is_refused_not_read():

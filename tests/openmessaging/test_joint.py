@@ -111,3 +111,14 @@ def test_the_stage_lets_the_others_go_on_when_a_party_fails_before_it_comes_to_t
     assert isinstance(jobs.stage[("alo.restart", "A")].exception(0), RuntimeError)
     assert jobs.stage[("alo.restart", "B")].result(0)[0] == {"how": ("restarted", 1.0)}
     assert all(f.done() for f in jobs.stage.values()) and (joint.KEY, "restart") not in broker.shared
+
+
+def test_a_run_that_left_or_comes_after_the_stage_let_go_never_joins_a_past_fault():
+    j = joint.Joint("kill", ["a", "b"], bound_s=1)
+    broker = SimpleNamespace(shared={(joint.KEY, "kill"): j})
+    j.leave("b")
+    assert joint.taking(broker, "kill", "a") is j and joint.taking(broker, "kill", "b") is None
+    with pytest.raises(PreconditionFailed, match="not one of the shared fault's runs"):
+        j.meet("b", joint.READY)
+    j.close()
+    assert joint.taking(broker, "kill", "a") is None and joint.taking(broker, "cut", "a") is None
