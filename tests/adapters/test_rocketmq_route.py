@@ -13,22 +13,24 @@ import pytest
 from fixtures.adapters.rocketmq_admin import GET_ROUTEINFO_BY_TOPIC, routed
 
 
-def _serve(answer_code: int, body: bytes):
-    """A one-connection server answering a route request with `answer_code` and `body`; (port, asked)."""
+def _serve(answers):
+    """A server answering one remoting request per connection with the next (code, remark, body) of
+    `answers`; (port, the request headers asked, in order)."""
     srv = socket.create_server(("127.0.0.1", 0))
-    asked: dict = {}
+    asked: list = []
 
     def run():
-        conn, _ = srv.accept()
-        with conn:
-            length = struct.unpack(">I", conn.recv(4))[0]
-            frame = b""
-            while len(frame) < length:
-                frame += conn.recv(length - len(frame))
-            header_len = struct.unpack(">I", frame[:4])[0] & 0xFFFFFF
-            asked.update(json.loads(frame[4:4 + header_len]))
-            header = json.dumps({"code": answer_code, "opaque": asked["opaque"], "flag": 1}).encode()
-            conn.sendall(struct.pack(">II", 4 + len(header) + len(body), len(header)) + header + body)
+        for code, remark, body in answers:
+            conn, _ = srv.accept()
+            with conn:
+                length = struct.unpack(">I", conn.recv(4))[0]
+                frame = b""
+                while len(frame) < length:
+                    frame += conn.recv(length - len(frame))
+                header_len = struct.unpack(">I", frame[:4])[0] & 0xFFFFFF
+                asked.append(json.loads(frame[4:4 + header_len]))
+                header = json.dumps({"code": code, "opaque": asked[-1]["opaque"], "flag": 1, "remark": remark}).encode()
+                conn.sendall(struct.pack(">II", 4 + len(header) + len(body), len(header)) + header + body)
         srv.close()
     threading.Thread(target=run, daemon=True).start()
     return srv.getsockname()[1], asked
@@ -39,9 +41,9 @@ ROUTE = b'{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911"},"brokerName":"bro
 
 @pytest.mark.parametrize("code, body, want", [(0, ROUTE, True), (17, b"", False), (0, b'{"brokerDatas":[]}', False)])
 def test_a_topic_is_routed_only_when_the_name_server_names_a_broker_for_it(code, body, want):
-    port, asked = _serve(code, body)
+    port, asked = _serve([(code, None, body)])
     assert routed("127.0.0.1", port, "mqc_t") is want
-    assert asked["code"] == GET_ROUTEINFO_BY_TOPIC and asked["extFields"] == {"topic": "mqc_t"}
+    assert asked[0]["code"] == GET_ROUTEINFO_BY_TOPIC and asked[0]["extFields"] == {"topic": "mqc_t"}
 
 
 def test_a_name_server_that_hangs_up_is_an_error_not_no_route():
@@ -75,34 +77,11 @@ def test_topics_are_made_only_once_the_name_server_routes_them(monkeypatch):
         admin.await_route("t9", bound=0.05)
 
 
-def _serve_many(answers):
-    """A server answering one remoting request per connection with the next (code, remark) of `answers`;
-    (port, the request headers asked)."""
-    srv = socket.create_server(("127.0.0.1", 0))
-    asked: list = []
-
-    def run():
-        for code, remark in answers:
-            conn, _ = srv.accept()
-            with conn:
-                length = struct.unpack(">I", conn.recv(4))[0]
-                frame = b""
-                while len(frame) < length:
-                    frame += conn.recv(length - len(frame))
-                header_len = struct.unpack(">I", frame[:4])[0] & 0xFFFFFF
-                asked.append(json.loads(frame[4:4 + header_len]))
-                header = json.dumps({"code": code, "opaque": asked[-1]["opaque"], "flag": 1, "remark": remark}).encode()
-                conn.sendall(struct.pack(">II", 4 + len(header), len(header)) + header)
-        srv.close()
-    threading.Thread(target=run, daemon=True).start()
-    return srv.getsockname()[1], asked
-
-
 def test_topics_are_made_by_the_broker_in_one_request_each_where_it_is_published(monkeypatch):
     """With the broker's port published, each topic is one UPDATE_AND_CREATE_TOPIC (mqadmin updateTopic's
     header: queues, read-write, +message.type), no mqadmin run; then the route wait as before."""
     from fixtures.adapters import rocketmq_admin
-    port, asked = _serve_many([(0, None), (0, None)])
+    port, asked = _serve([(0, None, b""), (0, None, b"")])
     routes: list = []
     monkeypatch.setattr(rocketmq_admin.Admin, "has_route", lambda self, t: routes.append(t) or True)
     ran: list = []
@@ -119,7 +98,7 @@ def test_topics_are_made_by_the_broker_in_one_request_each_where_it_is_published
 def test_a_topic_the_broker_refuses_is_refused_with_its_code_and_remark(monkeypatch):
     from fixtures.adapters import rocketmq_admin
     from fixtures.adapters.base import Refused
-    port, _ = _serve_many([(1, "The topic[t1] is conflict with system topic.")])
+    port, _ = _serve([(1, "The topic[t1] is conflict with system topic.", b"")])
     admin = rocketmq_admin.Admin(None, lambda argv: (0, "success"), broker_outside=("127.0.0.1", port))
     with pytest.raises(Refused) as info:
         admin.create_topic("t1", "NORMAL")
