@@ -43,6 +43,7 @@
 # the rows are complete it returns to this script's priority (where the system allows raising it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/bytecode.sh
 out=${MQCONFORM_OUT:-out}
 # The run's --expectations files (expectations/ without one) go to the report and the gate as well
 # as to pytest: rows the plugin marked expected-fail against a file are judged against that file.

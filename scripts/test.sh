@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
+source scripts/bytecode.sh
 [ -d /usr/local/go/bin ] && export PATH="$PATH:/usr/local/go/bin"
 started_engine=0
 if ! bash scripts/container-engine.sh status >/dev/null 2>&1; then

@@ -52,7 +52,7 @@ class Registry:
 def load_registry(where: str | Path | None = None) -> Registry | None:
     """The registry of a vectors tree (default: --registry, else MQCONFORM_REGISTRY, else this checkout's);
     None for `none`."""
-    import yaml
+    from fixtures.vectordata import yamlsource
 
     where = str(where) if where is not None else os.environ.get(ENV) or str(DEFAULT_DIR)
     if where == "none":
@@ -62,13 +62,13 @@ def load_registry(where: str | Path | None = None) -> Registry | None:
         raise ValueError(f"registry {where}: no clauses/ folder (a vectors tree, or `none`)")
     specs, clauses, vectors = set(), set(), set()
     for path in sorted((root / "clauses").glob("*.yaml")):
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = yamlsource.safe_load(path.read_text(encoding="utf-8")) or {}
         specs.add(doc.get("spec") or path.stem)
         clauses.update(c["id"] for c in doc.get("clauses") or [] if isinstance(c, dict) and "id" in c)
     for path in sorted(root.rglob("*.yaml")):
         if "clauses" in path.relative_to(root).parts:
             continue
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = yamlsource.safe_load(path.read_text(encoding="utf-8"))
         if isinstance(doc, dict) and isinstance(doc.get("vectors"), list):
             vectors.update(v["id"] for v in doc["vectors"] if isinstance(v, dict) and "id" in v)
     return Registry(frozenset(specs), frozenset(clauses), frozenset(vectors), where)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from fixtures.vectordata import yamlsource
+
 from ..paths import ROOT
 
 DEFAULT_DIR = ROOT / "vectors" / "clauses"
@@ -42,7 +44,7 @@ def load(directory: str | Path | None = None) -> dict[str, dict]:
         return out
     for path in sorted(directory.glob("*.yaml")):
         try:
-            doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            doc = yamlsource.safe_load(path.read_text(encoding="utf-8")) or {}
             entries = doc.get("clauses") or []
             spec_applies = _applies(doc.get("applies_to"))
             for entry in entries:

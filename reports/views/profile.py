@@ -22,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from fixtures.vectordata import yamlsource
 from fixtures.verdict.row import PROFILE_STATUSES
 
 from ..paths import ROOT
@@ -37,7 +38,7 @@ def load_requirements(path: str | Path | None = None) -> list[dict]:
     if not path.is_file():
         return []
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = yamlsource.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         print(f"reports: skipping profile requirements {path}: {exc}", file=sys.stderr)
         return []

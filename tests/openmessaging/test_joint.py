@@ -17,13 +17,15 @@ def _v(vid, scenario="fault", fault=None):
     return SimpleNamespace(id=vid, input={"scenario": scenario, "params": params})
 
 
-def test_the_first_run_of_each_protocol_needing_a_shared_fault_is_one_group_the_rest_alone():
+def test_the_first_run_of_each_protocol_needing_a_shared_or_alongside_fault_is_one_group_the_rest_alone():
     r1, r2 = _v("alo.restart", fault="restart"), _v("amo.restart", fault="restart")
-    c1, d = _v("alo.cut", fault="cut"), _v("durability", scenario="durability-restart")
-    items = [(r1, "amqp091"), (r2, "amqp091"), (c1, "amqp091"), (d, "amqp091"),
-             (r1, "amqp10"), (r2, "amqp10"), (c1, "amqp10"), (d, "amqp10")]
-    assert joint.groups(items) == [[(r1, "amqp091"), (r1, "amqp10")], [(r2, "amqp091")], [(c1, "amqp091")],
-                                   [(d, "amqp091")], [(r2, "amqp10")], [(c1, "amqp10")], [(d, "amqp10")]]
+    c1, c2 = _v("alo.cut", fault="cut"), _v("amo.cut", fault="cut")
+    d = _v("durability", scenario="durability-restart")
+    items = [(r1, "amqp091"), (r2, "amqp091"), (c1, "amqp091"), (c2, "amqp091"), (d, "amqp091"),
+             (r1, "amqp10"), (r2, "amqp10"), (c1, "amqp10"), (c2, "amqp10"), (d, "amqp10")]
+    assert joint.groups(items) == [[(r1, "amqp091"), (r1, "amqp10")], [(r2, "amqp091")],
+                                   [(c1, "amqp091"), (c1, "amqp10")], [(c2, "amqp091")],
+                                   [(d, "amqp091")], [(r2, "amqp10")], [(c2, "amqp10")], [(d, "amqp10")]]
     assert [joint.fault_of(v) for v in (r1, c1, d, _v("x", scenario="other"))] == ["restart", "cut", "restart", None]
 
 
@@ -122,3 +124,32 @@ def test_a_run_that_left_or_comes_after_the_stage_let_go_never_joins_a_past_faul
         j.meet("b", joint.READY)
     j.close()
     assert joint.taking(broker, "kill", "a") is None and joint.taking(broker, "cut", "a") is None
+
+
+def test_the_cut_runs_of_the_protocols_go_side_by_side_each_under_its_own_lock_alone(monkeypatch):
+    """A cut hits a proxy made for its own run (joint.ALONGSIDE): the stage starts the protocols' cut runs
+    together, under the broker's fault lock, and each run's own lock is its protocol's (faults.shared_run)."""
+    from concurrent.futures import Future
+
+    from fixtures.openmessaging import faults, pool, runner
+
+    broker = SimpleNamespace(target=SimpleNamespace(name="t"), shared={})
+    c_a, c_b = _v("alo.cut", fault="cut"), _v("amo.cut", fault="cut")
+    items = [(c_a, "A"), (c_a, "B"), (c_b, "A")]
+    both = threading.Barrier(2, timeout=5)
+    seen = []
+
+    def run_vector(vector, broker_, protocol, registry):
+        seen.append((vector.id, protocol, broker_.shared.get((joint.SIDE_KEY, "cut")),
+                     faults.broker_lock(broker_).locked()))
+        if vector.id == "alo.cut":
+            both.wait()                                  # both protocols' runs are in at once, or this times out
+        return {"vector": vector.id, "protocol": protocol}, None
+    monkeypatch.setattr(runner, "run_vector", run_vector)
+    jobs = SimpleNamespace(broker=broker, registry=None, futures={}, seconds={},
+                           stage={(v.id, p): Future() for v, p in items})
+    pool._stage(jobs, items, [])
+    assert all(f.result(0)[0]["vector"] == vid for (vid, _), f in jobs.stage.items())
+    assert sorted(seen[:2]) == [("alo.cut", "A", True, True), ("alo.cut", "B", True, True)]
+    assert seen[2] == ("amo.cut", "A", None, False)     # alone, after the group: the flag gone, the lock free
+    assert (joint.SIDE_KEY, "cut") not in broker.shared
