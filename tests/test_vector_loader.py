@@ -134,3 +134,19 @@ def test_a_vector_file_no_test_collects_is_an_error():
         "vectors/ce-amqp/new-topic.yaml: collected by no test (its kinds: behaviour; the tests of ce-amqp take: "
         "decode, encode)"]
     assert uncollected([stray], {"openmessaging": {"om-message"}}) == []   # ce-amqp's tests were not collected
+
+
+def test_a_tree_read_again_in_a_process_is_its_current_content_each_caller_with_a_copy_of_its_own(tree):
+    """load_vectors keeps a tree it read (by folder and content): a second call gives the same set, as a
+    copy of its own; a changed file is read again; a file that cannot be read is named, as on a first read."""
+    write(tree, GOOD)
+    a, b = load_vectors(tree), load_vectors(tree)
+    assert a.vectors == b.vectors and a.digest == b.digest and a.vectors[0].input is not b.vectors[0].input
+    a.vectors[0].input["mode"] = "changed by a caller"
+    assert load_vectors(tree).vectors[0].input["mode"] == "binary"
+    write(tree, GOOD.replace("description: d", "description: edited"))
+    c = load_vectors(tree)
+    assert c.vectors[0].description == "edited" and c.digest != a.digest
+    (tree / "ce-amqp" / "gone.yaml").symlink_to(tree / "nowhere.yaml")
+    with pytest.raises(VectorError, match="gone.yaml: cannot read"):
+        load_vectors(tree)

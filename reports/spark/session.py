@@ -24,7 +24,7 @@ import time
 import warnings
 from urllib.parse import urlparse
 
-from reports.spark.sparkconf import DEFAULTS, JAVA_OPTIONS, java_options
+from reports.spark.sparkconf import CLUSTER_SNAPSHOT_PARTITIONS, DEFAULTS, JAVA_OPTIONS, java_options
 
 EXECUTOR_WAIT_S = float(os.environ.get("MQCONFORM_EXECUTOR_WAIT_S", "60"))
 
@@ -94,6 +94,7 @@ def start(master: str | None = None, conf: dict[str, str] | None = None, app: st
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     else:
         host = driver_host(master, conf)
+        settings.update(CLUSTER_SNAPSHOT_PARTITIONS)
         settings["spark.driver.host"] = host
         settings["spark.driver.bindAddress"] = conf.get("spark.driver.bindAddress", host)
     builder = SparkSession.builder.appName(app).master(master or "local[*]")

@@ -24,10 +24,12 @@ DEFAULTS = {
     # Rebuilding a Delta table's state from its log is one shuffle per table read: the store's
     # logs are small (one commit per build, a checkpoint every ten), and 50 partitions (the default)
     # cost seconds locally; one partition is a tenth less CPU per build than four (measured: eleven
-    # builds of tests/reports/test_reports_incremental.py, 133 against 151 CPU-s of the JVM).
+    # builds of tests/reports/test_reports_incremental.py, 133 against 151 CPU-s of the JVM). On a
+    # cluster a store's log is read by executors: CLUSTER_SNAPSHOT_PARTITIONS there.
     "spark.databricks.delta.snapshotPartitions": "1",
 }
 
+CLUSTER_SNAPSHOT_PARTITIONS = {"spark.databricks.delta.snapshotPartitions": "4"}
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 # A build over a few runs lives for seconds, and most of what it runs, it runs a few times: the
 # JIT's first tier (C1) alone costs half the CPU of both tiers there. A build over large results
