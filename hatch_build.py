@@ -4,6 +4,7 @@ From a checkout it is git's answer; from an sdist, the BUILD.json the sdist carr
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import tempfile
 import tomllib
@@ -31,8 +32,11 @@ def _commit(root: Path) -> dict:
 
 
 class BuildInfo(BuildHookInterface):
+    _tmp: str | None = None
+
     def initialize(self, version, build_data):
-        path = Path(tempfile.mkdtemp(prefix="mqconform-build-")) / "BUILD.json"
+        self._tmp = tempfile.mkdtemp(prefix="mqconform-build-")
+        path = Path(self._tmp) / "BUILD.json"
         path.write_text(json.dumps(_commit(Path(self.root))) + "\n", encoding="utf-8")
         # In the wheel every path is put under mqconform/ (pyproject's `sources`): the package's own
         # files (src/mqconform/) at its top, beside the tree; the sdist keeps the checkout's paths.
@@ -40,3 +44,8 @@ class BuildInfo(BuildHookInterface):
         if self.target_name == "wheel":
             for f in sorted((Path(self.root) / "src" / "mqconform").glob("*.py")):
                 build_data["force_include"][str(f)] = f.name
+
+    def finalize(self, version, build_data, artifact_path):
+        # BUILD.json is in the artifact now: its folder goes (every build left one in the temp folder)
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)

@@ -4,8 +4,8 @@ tests/provision/test_vendor_endpoint.py."""
 import pytest
 
 from fixtures.adapters import footprint
-from fixtures.adapters.proton_links import noted, unfindable
 from fixtures.adapters.endpoint import Endpoint
+from fixtures.adapters.proton_links import noted, unfindable
 from fixtures.adapters.rabbitmq_addresses import v1_effect
 
 

@@ -100,3 +100,53 @@ def test_the_first_arrival_may_take_the_whole_bound(monkeypatch):
     # a new consumer's first delivery, later than the gap: waited for (the bound is 1000 s here)
     obs, _ = _competing(monkeypatch, [6.0, 7.0], gap=4.0)
     assert obs["missing"] == 0
+
+
+# ---- after a fault: a confirmed message still missing counts lost only after the binding's timers ----
+
+class _Late:
+    """m0 comes at once, m1 `late` seconds after the fault was undone (at clock 0)."""
+
+    def __init__(self, clock, late):
+        self.clock, self.due = clock, {"m0": 0.0, "m1": late}
+
+    def receive(self, timeout):
+        ready = sorted((t, m) for m, t in self.due.items() if t <= self.clock.now + timeout)
+        if not ready:
+            self.clock.now += timeout
+            return None
+        t, m = ready[0]
+        del self.due[m]
+        self.clock.now = max(self.clock.now, t)
+        return SimpleNamespace(om=SimpleNamespace(body=m.encode()), ack=lambda: None)
+
+
+def _after_fault(monkeypatch, late, regroup):
+    from fixtures.openmessaging import faults
+    clock = _Clock()
+    monkeypatch.setattr(faults, "time", clock)
+    monkeypatch.setattr(receiving, "time", clock)
+    b = SimpleNamespace(arrival_bound_s=lambda count=1: 5.0, arrival_gap_s=lambda: 2.0, arrival_why=lambda count=1: "t",
+                        redelivery_wait_s=lambda: 25.0, regroup=lambda: regroup, quiet_s=lambda: 1.0,
+                        quiet_why=lambda: "t")
+    with waits.collecting() as said:
+        got = faults._collect(b, _Late(clock, late), {"m0", "m1"}, "restart", back=0.0)
+    return got, said
+
+
+def test_a_message_later_than_the_loss_bound_is_missing(monkeypatch):
+    got, _ = _after_fault(monkeypatch, late=100.0, regroup=None)
+    assert got == ["m0"]
+
+
+def test_a_regroup_longer_than_the_loss_bound_is_waited_out_and_said(monkeypatch):
+    """A provider whose consumers are given their queues again only after the broker drops a dead
+    connection (providers.yaml `regroup`): its message 100 s late is delivered, not lost."""
+    got, said = _after_fault(monkeypatch, late=100.0, regroup=(160.0, "the broker's scan and the client's rebalance"))
+    assert got == ["m0", "m1"]
+    assert any("bound 160 s from the fault's end" in why and "the broker's scan" in why for _, _, why in said), said
+
+
+def test_a_regroup_shorter_than_the_loss_bound_changes_nothing(monkeypatch):
+    got, _ = _after_fault(monkeypatch, late=100.0, regroup=(30.0, "short"))
+    assert got == ["m0"]

@@ -519,7 +519,7 @@ def test_targets_fault_stages_begin_when_the_process_moves_on_and_run_side_by_si
             pool.start(session, b, om_vectors.registry)
         for b in brokers:
             pool.leave(session, b.target.name)
-        for b, item in zip(brokers, items):
+        for b, item in zip(brokers, items, strict=True):
             request = SimpleNamespace(session=session, node=item)
             assert pool.result(request, fault, b, "amqp091", om_vectors.registry) == ({"saw_the_other": True}, "found")
     finally:

@@ -1,6 +1,8 @@
 """The provider binding's pure parts: providers.yaml is checked, the provider's mapping keeps the
 base mapping's constraints with the provider's own fields, a header the API cannot express is an
 adapter limitation, and a received message is read with who set each header."""
+import re
+
 import pytest
 
 from fixtures.openmessaging.mapping import NoNativeField, default_mapping
@@ -22,6 +24,18 @@ def test_declared_provider(pv, monkeypatch):
     assert not pv.runs_on("rocketmq-5.3.3")
     monkeypatch.setenv(providers.DEV_ENV, "1")
     assert pv.runs_on("rocketmq-5.3.3")
+
+
+def test_a_providers_regroup_is_read_and_a_bad_one_named(pv, tmp_path):
+    """`regroup` (how long its consumers may wait for their queues after a broker comes back) is read
+    with its reason; one without a reason, or with another field, is refused naming the field."""
+    assert pv.regroup_s >= 150 and "120 s" in pv.regroup_why
+    text = providers.PATH.read_text(encoding="utf-8")
+    for bad in ("    regroup: {s: 160}\n", "    regroup: {s: 0, why: x}\n", "    regroup: {s: 9, why: x, y: 1}\n"):
+        f = tmp_path / "providers.yaml"
+        f.write_text(re.sub(r"    regroup:\n( {6}.*\n)+", bad, text, count=1), encoding="utf-8")
+        with pytest.raises(providers.ProvidersError, match=r"providers\[0\]: regroup: needs s"):
+            providers.load(f)
 
 
 def test_identity_is_the_providers(pv):
