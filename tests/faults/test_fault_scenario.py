@@ -87,6 +87,9 @@ class MemBinding:
     def redelivery_wait_s(self):
         return 0.1
 
+    def regroup(self):
+        return None   # no consumer of it waits for a share of queues
+
     def arrival_why(self, count=1):
         return "test"
 
