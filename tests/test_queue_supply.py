@@ -174,3 +174,34 @@ def test_wait_full_is_bounded_when_declares_hang():
     assert 0.15 < time.monotonic() - t0 < 4.0          # its own wait, not the declare that hangs 5 s
     release.set()
     s.close()
+
+
+class Restarted(Recorder):
+    """A broker that lost the supply's queues (a restart: they are not durable): its deletes refuse 404,
+    as garagemq's and Broker-J's do (RabbitMQ deletes a missing queue without a word)."""
+
+    def delete_queue(self, name):
+        from fixtures.adapters.base import PeerError, Refused
+        raise Refused("queue.delete", PeerError("channel", "404", f"NOT_FOUND - queue '{name}' not found"))
+
+
+def test_a_queue_the_broker_no_longer_has_is_deleted_as_wanted_not_a_failure():
+    rec = Restarted()
+    opened = []
+    s = QueueSupply(lambda: (opened.append(1), (rec, rec.closed.set))[1], delete_behind=True, ahead=2)
+    s.retire(s.take())
+    assert s.close() == 0
+    assert s.failed is None and s.deleted == len(rec.declared) >= 2
+    assert len(opened) <= 4        # no second connection per "not found"
+
+
+def test_another_refused_delete_still_stops_the_supply():
+    from fixtures.adapters.base import PeerError, Refused
+
+    class Forbidden(Recorder):
+        def delete_queue(self, name):
+            raise Refused("queue.delete", PeerError("channel", "403", "ACCESS_REFUSED"))
+    s = supply_on(Forbidden(), delete_behind=True, ahead=1)
+    s.retire(s.take())
+    s.close()
+    assert s.failed and "403" in s.failed
